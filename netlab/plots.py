@@ -1,0 +1,110 @@
+"""Plots: one matplotlib style for the whole book, and a colour per technology.
+
+Every figure in the book comes from a function here or from a chapter's
+``plot_*`` helper that starts with :func:`figure`, so that a technology keeps its
+colour from chapter to chapter (InfiniBand is always the same blue) and figures
+stay readable on the site's light and dark themes (opaque white background).
+
+The palette is Okabe and Ito's, which stays distinguishable for the common forms
+of colour blindness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib
+from matplotlib.figure import Figure
+
+# Okabe-Ito colour-blind-safe palette.
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+    "grey": "#7F7F7F",
+}
+
+TECH_COLORS = {
+    "infiniband": OKABE_ITO["blue"],
+    "ethernet": OKABE_ITO["orange"],
+    "roce": OKABE_ITO["orange"],
+    "uet": OKABE_ITO["green"],
+    "nvlink": OKABE_ITO["purple"],
+    "pcie": OKABE_ITO["grey"],
+    "tcp": OKABE_ITO["vermillion"],
+    "rdma": OKABE_ITO["blue"],
+    "gpudirect": OKABE_ITO["green"],
+    "optics": OKABE_ITO["sky"],
+    "cpo": OKABE_ITO["green"],
+    "compute": OKABE_ITO["black"],
+}
+
+# Categorical cycle for series that are not a technology.
+CYCLE = [OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "purple", "sky", "yellow", "grey")]
+
+STYLE = {
+    "figure.figsize": (6.4, 3.6),
+    "figure.dpi": 100,
+    "figure.facecolor": "white",
+    "savefig.facecolor": "white",
+    "axes.facecolor": "white",
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.fontsize": 9,
+    "legend.frameon": False,
+    "font.size": 10,
+    "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
+}
+
+
+def color(name: str) -> str:
+    """The colour of a technology (``"infiniband"``, ``"ethernet"``, ...) or an Okabe-Ito name."""
+    key = name.lower()
+    if key in TECH_COLORS:
+        return TECH_COLORS[key]
+    if key in OKABE_ITO:
+        return OKABE_ITO[key]
+    raise ValueError(f"name must be one of {sorted(TECH_COLORS) + sorted(OKABE_ITO)}, got {name!r}")
+
+
+def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: float = 3.6,
+           **subplot_kw) -> tuple[Figure, object]:
+    """A new figure in the book's style; returns ``(fig, ax)`` like ``plt.subplots``.
+
+    The figure is not registered with pyplot, so creating many (as the
+    kernel-free widgets do) leaks nothing; display it with ``display(fig)`` or by
+    making it a cell's last expression. The book style is applied to matplotlib's
+    defaults on first use, so every netlab figure looks the same.
+    """
+    matplotlib.rcParams.update(STYLE)
+    fig = Figure(figsize=(width_in, height_in), layout="constrained")
+    axes = fig.subplots(nrows=nrows, ncols=ncols, **subplot_kw)
+    return fig, axes
+
+
+def apply_style(ax) -> None:
+    """Re-apply the grid and spines of the book style to an axes created elsewhere."""
+    ax.grid(True, alpha=0.3)
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+
+
+def bar_breakdown(ax, labels: Sequence[str], parts: dict[str, Sequence[float]],
+                  colors: dict[str, str] | None = None, horizontal: bool = True) -> None:
+    """Stacked bars: one bar per label, one segment per entry of ``parts``.
+
+    Used for latency and power breakdowns (which part of the time or the watts
+    goes where).
+    """
+    left = [0.0] * len(labels)
+    for i, (name, values) in enumerate(parts.items()):
+        c = (colors or {}).get(name, CYCLE[i % len(CYCLE)])
+        if horizontal:
+            ax.barh(labels, values, left=left, label=name, color=c)
+        else:
+            ax.bar(labels, values, bottom=left, label=name, color=c)
+        left = [a + b for a, b in zip(left, values)]
+    ax.legend(loc="best")

@@ -1,0 +1,17 @@
+"""netlab's own modelling assumptions: round numbers a reader is invited to change.
+
+They are not published figures. Each says what published range it stands in for,
+and the labs expose it as a control wherever it matters.
+"""
+
+from netlab.specs import Spec, register
+from netlab.units import us
+
+register(
+    Spec("assume.latency_per_hop", 0.5 * us, "s",
+         "Fixed delay per hop in the chapter 2 path model: a switch's forwarding latency "
+         "plus a few metres of cable",
+         "netlab-assumptions", "2026", "assumption", "-", published="0.5 µs",
+         note="Published switch latencies span roughly 0.1-0.6 µs and are weakly sourced "
+              "(chapter 4); cable adds about 5 ns per metre."),
+)

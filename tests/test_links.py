@@ -1,0 +1,89 @@
+"""netlab.links against hand-computed values."""
+
+import math
+
+from hypothesis import given, settings, strategies as st
+import pytest
+
+from netlab import links
+from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
+
+API = {
+    links.serialization_time: dict(n_bytes=4096, bandwidth_bps=100e9),
+    links.propagation_time: dict(distance_m=1000.0, group_index=1.468),
+    links.bandwidth_delay_product: dict(bandwidth_bps=400e9, rtt_s=8e-6),
+    links.alpha_beta: dict(n_bytes=1e6, alpha_s=5e-6, bandwidth_bps=100e9),
+    links.path_time: dict(n_bytes=1e6, hops=3, bandwidth_bps=100e9, latency_per_hop_s=1e-6,
+                          mtu_bytes=4096, header_bytes=0),
+}
+
+
+@pytest.mark.parametrize("func", list(API), ids=lambda f: f.__name__)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_rejects_bad_input(func, data):
+    name = data.draw(st.sampled_from(numeric_params(API[func])))
+    assert_rejects(func, API[func], name, data.draw(BAD_VALUES))
+
+
+def test_serialization_4kib_at_100g():
+    # 4096 B * 8 = 32768 bits; / 1e11 b/s = 327.68 ns
+    assert links.serialization_time(4096, 100e9) == pytest.approx(327.68e-9, rel=1e-12)
+
+
+def test_zero_bandwidth_is_refused():
+    with pytest.raises(ValueError, match="bandwidth_bps"):
+        links.serialization_time(1, 0)
+
+
+def test_issue_example_1mb_4kib_3_hops():
+    # 1 MB = 1e6 B in 4096-B packets: 245 packets (244 full, one of 576 B).
+    # Store-and-forward: 3 hops x 1 us + 2 x 4096*8/1e11 + 8e6/1e11
+    #   = 3 us + 0.65536 us + 80 us = 83.65536 us.
+    r = links.path_time(1e6, hops=3, bandwidth_bps=100e9, latency_per_hop_s=1e-6, mtu_bytes=4096)
+    assert r.n_packets == 245
+    assert r.time_s == pytest.approx(83.65536e-6, rel=1e-12)
+    assert r.serialization_s == pytest.approx(80e-6)
+    assert r.pipeline_fill_s == pytest.approx(0.65536e-6)
+
+
+def test_cut_through_waits_only_for_headers():
+    # 2 switches, 64-B headers: fill = 2 x 64*8/1e11 = 10.24 ns; wire bytes include 245 headers.
+    r = links.path_time(1e6, 3, 100e9, 1e-6, mtu_bytes=4096, header_bytes=64, switching="cut_through")
+    wire = (1e6 + 245 * 64) * 8 / 100e9
+    assert r.time_s == pytest.approx(wire + 2 * 64 * 8 / 100e9 + 3e-6, rel=1e-12)
+
+
+def test_single_small_packet_is_store_and_forward_per_hop():
+    # One 100-byte packet over 4 hops: each hop serializes it once, plus 4 latencies.
+    r = links.path_time(100, 4, 10e9, 2e-6)
+    assert r.time_s == pytest.approx(4 * (100 * 8 / 10e9) + 4 * 2e-6, rel=1e-12)
+
+
+def test_alpha_beta_half_bandwidth_point():
+    r = links.alpha_beta(62_500, 5e-6, 100e9)   # n = alpha * beta = 62.5 KB
+    assert r.effective_bandwidth_bps == pytest.approx(50e9)
+    assert r.half_bandwidth_bytes == pytest.approx(62_500)
+    assert links.alpha_beta(1e3, 5e-6, 100e9).regime == "latency-bound"
+    assert links.alpha_beta(1e8, 5e-6, 100e9).regime == "bandwidth-bound"
+
+
+def test_fibre_propagation_per_km():
+    # 1.468 / 299792.458 km/s = 4.8967 us per km (fact sheet H: 4.897 us/km)
+    assert links.propagation_time(1000) == pytest.approx(4.897e-6, rel=1e-3)
+    assert links.propagation_time(1000, group_index=1.0) == pytest.approx(3.3356e-6, rel=1e-4)
+
+
+def test_bdp_400g_8us():
+    assert links.bandwidth_delay_product(400e9, 8e-6) == pytest.approx(400_000)
+
+
+@given(n=st.floats(1, 1e9), hops=st.integers(1, 8), rate=st.floats(1e9, 1e12), lat=st.floats(0, 1e-5))
+def test_path_time_bounds(n, hops, rate, lat):
+    """Never faster than one serialization plus the latencies; never slower than full
+    store-and-forward of the whole message at every hop."""
+    r = links.path_time(n, hops, rate, lat)
+    lower = n * 8 / rate + hops * lat
+    upper = hops * (n * 8 / rate) + hops * lat
+    assert lower * (1 - 1e-12) <= r.time_s <= upper * (1 + 1e-12)
+    assert math.isclose(r.time_s, r.serialization_s + r.pipeline_fill_s + r.latency_s)
