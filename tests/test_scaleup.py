@@ -1,0 +1,92 @@
+"""netlab.scaleup against hand-computed values and the fact sheet (sections D.1, D.2, J5)."""
+
+from hypothesis import given, settings, strategies as st
+import pytest
+
+from netlab import scaleup, specs
+from netlab.units import GBps, Gbps, TBps, kW
+from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
+
+API = {
+    scaleup.scaleup_domain: dict(n_gpus=8, per_gpu_bps=450 * GBps, scaleout_per_gpu_bps=400 * Gbps,
+                                 power_w=10.2e3),
+}
+
+
+@pytest.mark.parametrize("func", list(API), ids=lambda f: f.__name__)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_rejects_bad_input(func, data):
+    name = data.draw(st.sampled_from(numeric_params(API[func])))
+    assert_rejects(func, API[func], name, data.draw(BAD_VALUES))
+
+
+def test_unknown_preset_and_fabric_are_refused():
+    with pytest.raises(ValueError, match="name"):
+        scaleup.preset("nvl36")
+    with pytest.raises(ValueError, match="fabric"):
+        scaleup.scaleup_domain(8, 1e12, 4e11, 1e4, fabric="cxl")
+
+
+# --- the presets, by hand from the fact sheet ---------------------------------------------
+def test_dgx_h100_node():
+    # NVLink 4: 900 GB/s bidirectional per GPU -> 450 GB/s each way (D.1, NCCL maintainer).
+    # 8 GPUs: 3.6 TB/s one way, 7.2 TB/s bidirectional. Scale-out 400 Gb/s = 50 GB/s per GPU.
+    # Ratio 450 / 50 = 9. Power 10.2 kW / 8 = 1275 W per GPU.
+    d = scaleup.preset("dgx-h100")
+    assert d.n_gpus == 8 and d.fabric == "nvlink"
+    assert d.per_gpu_bps == pytest.approx(450 * GBps)
+    assert d.aggregate_bps == pytest.approx(3.6 * TBps)
+    assert d.aggregate_bidir_bps == pytest.approx(7.2 * TBps)
+    assert d.scaleout_per_gpu_bps == pytest.approx(50 * GBps)
+    assert d.ratio == pytest.approx(9.0)
+    assert d.power_per_gpu_w == pytest.approx(1275.0)
+
+
+def test_dgx_b200_matches_its_quoted_14_4_tbps():
+    # 8 x 1.8 TB/s = 14.4 TB/s bidirectional, the DGX B200 user guide's figure (J5).
+    d = scaleup.preset("dgx-b200")
+    assert d.aggregate_bidir_bps == pytest.approx(specs.value("dgx.b200.nvlink_bandwidth_bidir"))
+    assert d.ratio == pytest.approx(18.0)   # 900 GB/s / 50 GB/s
+
+
+def test_pcie_mesh_counterfactual():
+    # PCIe 5.0 x16: 16 lanes x 32 GT/s x 128/130 / 8 = 63.0 GB/s each way (D.3).
+    # Ratio to a 50 GB/s NIC: 1.26 -- a PCIe mesh is barely faster than the network.
+    d = scaleup.preset("pcie-h100")
+    assert d.fabric == "pcie"
+    assert d.per_gpu_bps == pytest.approx(16 * 32e9 * 128 / 130)
+    assert d.ratio == pytest.approx(16 * 32 * 128 / 130 / 400, rel=1e-12)
+    assert d.power_w == pytest.approx(10.2 * kW)   # assumption ratio 1.0
+
+
+def test_nvl72_rack():
+    # 72 GPUs x 900 GB/s = 64.8 TB/s one way; ratio 18; 120 kW / 72 = 1666.7 W per GPU.
+    d = scaleup.preset("gb200-nvl72")
+    assert d.n_gpus == 72
+    assert d.aggregate_bps == pytest.approx(64.8 * TBps)
+    assert d.power_per_gpu_w == pytest.approx(120e3 / 72)
+
+
+def test_d7_130_tbps_is_bidirectional_and_rounded():
+    # D7: 72 x 1.8 TB/s = 129.6 TB/s (both directions); 9 trays x 14.4 TB/s = 129.6 TB/s too.
+    # The quoted 130 TB/s is 129.6 rounded up by 0.31 %; one way it is 64.8 TB/s.
+    c = scaleup.nvl72_check()
+    assert c.gpu_sum_bidir_bps == pytest.approx(129.6 * TBps)
+    assert c.switch_sum_bidir_bps == pytest.approx(129.6 * TBps)
+    assert c.one_way_bps == pytest.approx(64.8 * TBps)
+    assert c.rounding_error == pytest.approx(130 / 129.6 - 1)
+    assert "129.6" in repr(c)
+
+
+def test_repr_states_both_conventions():
+    text = repr(scaleup.preset("dgx-h100"))
+    assert "450 GB/s per GPU each way" in text and "900 GB/s bidir" in text
+
+
+@given(n=st.integers(1, 1000), up=st.floats(1e9, 1e14), out=st.floats(1e9, 1e13))
+def test_aggregate_is_n_times_per_gpu_and_bidir_is_double(n, up, out):
+    d = scaleup.scaleup_domain(n, up, out, 1e3)
+    assert d.aggregate_bps == pytest.approx(n * up)
+    assert d.aggregate_bidir_bps == pytest.approx(2 * n * up)
+    assert d.ratio * out == pytest.approx(up)
