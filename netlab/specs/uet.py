@@ -1,0 +1,85 @@
+"""Ultra Ethernet transport (UET), IRN and retransmission timers (chapter 8).
+
+Grades follow the fact sheet's section F: the UET mechanisms are read in the UEC
+reference provider's *code* (primary, but not the normative specification
+prose), NSCC and RCCC in blogs (secondary). The IRN figures are the paper's own
+abstract. netlab's simulator settings are assumptions, stated so a reader can
+change them.
+"""
+
+from netlab.specs import Spec, register
+from netlab.units import KB, us
+
+REF = "uet-ref-prov"
+REF_NOTE = "Read in the UEC reference provider's code, not in the normative spec prose"
+
+register(
+    # --- UET wire format, as the reference provider encodes it -------------------------
+    Spec("uet.sack_bitmap_bits", 64, "1",
+         "Width of the selective-ACK bitmap in a UET ACK_CC header (beside a sack_psn_offset)",
+         REF, "2025", "shipping", "P", published="64-bit sack_bitmap", note=REF_NOTE),
+    Spec("uet.entropy_bits", 16, "1",
+         "Width of the entropy field in the UET header over IP: the value switches hash to pick "
+         "a path, so a sender can spray packets of one message over many paths",
+         REF, "2025", "shipping", "P", published="16-bit entropy", note=REF_NOTE),
+    Spec("uet.spec_1_0_year", 2025, "1",
+         "Year UE Specification 1.0 was published (11 June 2025)",
+         "uec-spec-aiwiki", "2025-06-11", "standard", "S", published="June 11, 2025",
+         note="Date from secondary sources (aiwiki, a Hacker News thread linking the PDF)"),
+    Spec("uec.founded_year", 2023, "1",
+         "Year the Ultra Ethernet Consortium was announced by the Linux Foundation (19 July 2023)",
+         "tomshardware-uec", "2023-07-19", "standard", "S", published="July 19, 2023",
+         note="Founding members AMD, Arista, Broadcom, Cisco, Eviden, HPE, Intel, Meta, Microsoft"),
+
+    # --- IRN (Mittal et al., SIGCOMM 2018), abstract figures ------------------------------
+    Spec("irn.gain_over_roce_pfc_low", 0.06, "1",
+         "IRN without PFC over RoCE with PFC, low end of the range for typical scenarios",
+         "mittal-irn", "2018", "measured", "P", published="6 %",
+         note="Simulation results reported in the paper's abstract; the range is 6-83 %"),
+    Spec("irn.gain_over_roce_pfc_high", 0.83, "1",
+         "IRN without PFC over RoCE with PFC, high end of the range for typical scenarios",
+         "mittal-irn", "2018", "measured", "P", published="83 %"),
+    Spec("irn.nic_overhead_low", 0.03, "1",
+         "IRN's extra NIC resources, low end", "mittal-irn", "2018", "estimate", "P",
+         published="3 %"),
+    Spec("irn.nic_overhead_high", 0.10, "1",
+         "IRN's extra NIC resources, high end", "mittal-irn", "2018", "estimate", "P",
+         published="10 %"),
+
+    # --- retransmission timers ---------------------------------------------------------------
+    Spec("transport.roce.ack_timeout_unit", 4.096 * us, "s",
+         "InfiniBand/RoCE local ACK timeout unit: the timeout is 4.096 µs x 2^timeout "
+         "(a 5-bit QP attribute)",
+         "linux-cma-ack-timeout", "2019", "standard", "P", published="4.096 * 2^(timeout) usec",
+         note="Drivers pick the exponent: bnxt_re reports 16 (about 268 ms); mlx5 steering QPs use 8 (~1 ms)"),
+    Spec("transport.tcp.rto_min", 0.2, "s",
+         "Linux minimum TCP retransmission timeout, TCP_RTO_MIN = HZ/5",
+         "linux-tcp-h", "2019", "shipping", "P", published="HZ/5 (200 ms)"),
+
+    # --- netlab's own settings for the chapter 8 simulations -----------------------------
+    Spec("assume.uet.rto", 50 * us, "s",
+         "Retransmission timeout of the simulated transports (both RoCE-like and UET-like), "
+         "a few round trips of a small fabric",
+         "netlab-assumptions", "2026", "assumption", "-", published="50 µs",
+         note="Real RoCE timeouts are 4.096 µs x 2^n with n chosen by the driver (often ms or more); "
+              "a short RTO flatters go-back-N, so the comparison is conservative"),
+    Spec("assume.connection_context_bytes", 512, "B",
+         "NIC memory held per connection (a RoCE QP or a UET PDC), the same for both so that "
+         "only the count differs",
+         "netlab-assumptions", "2026", "assumption", "-", published="512 B",
+         note="No published per-QP or per-PDC context size was found; change it freely"),
+    Spec("assume.switch_buffer_per_port", 1 * 1e6, "B",
+         "Switch buffer available to one congested egress port in the chapter 8 incast",
+         "netlab-assumptions", "2026", "assumption", "-", published="1 MB",
+         note="Shared-buffer switches give one port a share of tens of MB; 1 MB is a small share"),
+    Spec("assume.uet.trim_header_bytes", 64, "B",
+         "Bytes kept when a switch trims a packet: the headers, forwarded as a notification",
+         "netlab-assumptions", "2026", "assumption", "-", published="64 B"),
+    Spec("assume.uet.ack_bytes", 64, "B",
+         "Size of an ACK, NACK or credit packet in the chapter 8 simulations",
+         "netlab-assumptions", "2026", "assumption", "-", published="64 B"),
+    Spec("assume.uet.window_bytes", 256 * KB, "B",
+         "Initial and maximum send window of the chapter 8 transports: about one "
+         "bandwidth-delay product of a 100 Gb/s leaf-spine with an RTT near 20 µs",
+         "netlab-assumptions", "2026", "assumption", "-", published="256 KB"),
+)
