@@ -1,0 +1,108 @@
+"""RDMA and the host network stack: measured latencies and the host-path cost model.
+
+Published figures (perftest latencies, the eRPC and Cai et al. results) sit next
+to netlab's own assumptions for the cost of each step of a message's path through
+a host: a system call, a copy, an interrupt, a doorbell, a DMA. Few of these steps
+have a citable number on current hardware, so they are assumptions (grade ``-``):
+round numbers, each with the published range or reasoning behind it, which the
+chapter 3 lab lets a reader change. Figures the fact sheet could not confirm are
+registered with status ``unconfirmed`` so that tables show them with that label.
+"""
+
+from netlab.specs import Spec, register
+from netlab.units import GBps, Gbps, KiB, us
+
+_A = ("netlab-assumptions", "2026", "assumption", "-")
+
+register(
+    # --- published measurements and statements --------------------------------------------
+    Spec("rdma.measured.ib_send_lat_rc_32b", 0.82 * us, "s",
+         "ib_send_lat (perftest), RC transport, 32-byte messages: one-way latency "
+         "(perftest halves the measured round trip)",
+         "potter-thesis-mtu", "2019", "measured", "S", published="0.81-0.83 µs",
+         note="Range over MTU 256-4096; the HCA model is not in the table."),
+    Spec("rdma.measured.ib_send_lat_rc_4kb", 2.265 * us, "s",
+         "ib_send_lat (perftest), RC transport, 4 KB messages: one-way latency",
+         "potter-thesis-mtu", "2019", "measured", "S", published="2.25-2.28 µs"),
+    Spec("rdma.unconfirmed.ib_write_lat_modern", 1.0 * us, "s",
+         "The popular 'ib_write_lat is about 1 µs on modern hardware': no measurement on "
+         "named current hardware was found",
+         "factsheet-unconfirmed", "2026", "unconfirmed", "U", published="~1 µs (unconfirmed)"),
+    Spec("host.unconfirmed.tcp_latency_modern", 10 * us, "s",
+         "Kernel-TCP small-message one-way latency on 100-400 Gb/s NICs: no measured "
+         "number found; a vendor design document estimates 10-30 µs",
+         "factsheet-unconfirmed", "2026", "unconfirmed", "U", published="10-30 µs (estimate; unconfirmed)"),
+    Spec("gpudirect.unconfirmed.latency_gain", 0.30, "1",
+         "The seed claim (E5) that GPUDirect RDMA cuts latency by a further ~30 %: the 30 % "
+         "found in a source belongs to GPUDirect 1.0 (shared pinned host memory); no numeric "
+         "GPUDirect RDMA gain was found in a primary source",
+         "mellanox-gpudirect-page", "2013", "unconfirmed", "U", published="30 % (GPUDirect 1.0)"),
+    Spec("host.measured.tcp_rtt_1gbe_2012", 84.7 * us, "s",
+         "Kernel-TCP round-trip time of a 10-byte RPC on 1 GbE, no interrupt coalescing "
+         "(older hardware)",
+         "ramcloud-rpc-numbers", "2012", "measured", "S", published="84.7 µs RTT"),
+    Spec("host.measured.tcp_core_rate_low", 40 * Gbps, "bit/s",
+         "A single core could saturate 40 Gb/s of kernel TCP, but not 100 Gb/s "
+         "(lower bound of one core's TCP throughput, one direction)",
+         "cai-host-stack-2021", "2021", "measured", "P", published="40 Gb/s yes, 100 Gb/s no"),
+    Spec("host.measured.tcp_core_rate_high", 100 * Gbps, "bit/s",
+         "The rate one core could not reach with kernel TCP (upper bound, one direction)",
+         "cai-host-stack-2021", "2021", "measured", "P", published="100 Gb/s"),
+
+    # --- assumptions: kernel TCP path -------------------------------------------------------
+    Spec("host.assume.syscall", 0.5 * us, "s",
+         "One send() or recv() system call: entry, socket layer and exit, without the copy",
+         *_A, published="0.5 µs",
+         note="Bare system calls cost 0.05-0.3 µs with mitigations; the socket layer adds more."),
+    Spec("host.assume.tcp_tx_stack", 1.5 * us, "s",
+         "TCP/IP transmit processing per message on the sending core (headers, queueing "
+         "discipline, driver)", *_A, published="1.5 µs"),
+    Spec("host.assume.tcp_rx_stack", 2.0 * us, "s",
+         "Interrupt, NAPI poll and TCP/IP receive processing per message on the receiving core",
+         *_A, published="2 µs", note="Interrupt coalescing, when on, adds tens of µs."),
+    Spec("host.assume.wakeup", 3.0 * us, "s",
+         "Waking the application thread blocked in recv() (scheduler, context switch)",
+         *_A, published="3 µs", note="Busy-polling sockets avoid most of it."),
+    Spec("host.assume.tcp_per_segment", 1.0 * us, "s",
+         "Protocol work per TSO/GRO segment of a large transfer, on each side",
+         *_A, published="1 µs per segment"),
+    Spec("host.assume.tcp_segment_bytes", 64 * KiB, "B",
+         "Bytes per TSO/GRO segment: the unit the kernel stack handles at once",
+         *_A, published="64 KiB"),
+    Spec("host.assume.memcpy_rate", 10 * GBps, "bit/s",
+         "Rate of one core copying between kernel and user buffers (cache-cold, one direction)",
+         *_A, published="10 GB/s",
+         note="Cai et al. find the receive-side copy the bottleneck at 100 Gb/s."),
+
+    # --- assumptions: RDMA NIC path ---------------------------------------------------------
+    Spec("rdma.assume.post", 0.1 * us, "s",
+         "CPU time to build a work request and ring the NIC's doorbell (an MMIO write)",
+         *_A, published="0.1 µs"),
+    Spec("rdma.assume.poll", 0.05 * us, "s",
+         "CPU time to poll a completion from the completion queue", *_A, published="0.05 µs"),
+    Spec("rdma.assume.nic_tx", 0.25 * us, "s",
+         "Sending NIC: fetch the work request and the first bytes over PCIe, build the packet",
+         *_A, published="0.25 µs", note="Roughly one PCIe read round trip plus processing."),
+    Spec("rdma.assume.nic_rx", 0.2 * us, "s",
+         "Receiving NIC: check keys, DMA the payload into memory, write the completion",
+         *_A, published="0.2 µs"),
+    Spec("rdma.assume.rnr_timer", 10 * us, "s",
+         "RNR NAK timer: how long a sender waits before retrying a SEND that found no "
+         "posted receive", *_A, published="10 µs",
+         note="Set per QP (min_rnr_timer); the encoded values span 0.01-655 ms."),
+    Spec("rdma.assume.reg_base", 5 * us, "s",
+         "Fixed cost of one memory registration (system call, NIC translation-table update)",
+         *_A, published="5 µs",
+         note="The verbs documentation only says registration 'takes some time'."),
+    Spec("rdma.assume.reg_per_page", 0.2 * us, "s",
+         "Registration cost per 4 KiB page: pinning it and writing its translation to the NIC",
+         *_A, published="0.2 µs per page"),
+    Spec("rdma.assume.page_bytes", 4 * KiB, "B", "Page size used by registration", *_A,
+         published="4 KiB", note="Huge pages (2 MiB) cut the per-page term 512-fold."),
+
+    # --- assumptions: GPU memory ------------------------------------------------------------
+    Spec("gpu.assume.memcpy_overhead", 5.0 * us, "s",
+         "Fixed cost of one cudaMemcpy between GPU and pinned host memory (launch and "
+         "synchronisation), which staging pays on each side", *_A, published="5 µs",
+         note="GDRCopy exists to avoid it for small messages."),
+)
