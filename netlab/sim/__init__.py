@@ -1,0 +1,117 @@
+"""netlab.sim: a small packet-level discrete-event simulator of datacenter networks.
+
+Formulas describe a network when nothing collides. Contention -- flows meeting
+in a queue, buffers filling, pause frames spreading, packets dropped and resent --
+needs a simulation. This one is small enough to read in an afternoon, plain
+Python on :mod:`heapq`, deterministic for a seed, and always bounded.
+
+Quick start::
+
+    >>> from netlab.sim import single_switch, PFC
+    >>> net = single_switch(5, 100e9, flow_control=PFC(buffer_bytes=50_000), seed=1)
+    >>> for i in range(1, 5):
+    ...     _ = net.add_flow(f"h{i}", "h0", 200_000)       # 4-to-1 incast
+    >>> r = net.run()
+    >>> r.stop_reason, r.dropped_packets, r.total_pause_events > 0
+    ('complete', 0, True)
+
+Modules (each one concept): ``engine`` (the event loop), ``packet``, ``queues``
+(output queues, drop/trim policy, ECN marking), ``port`` (links, PFC pause state,
+credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
+(NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
+(congestion control, DCQCN), ``network`` (building and running, routing,
+deadlock detection, byte accounting), ``topology`` (single switch, chain, ring,
+leaf-spine), ``results`` (frozen result dataclasses).
+
+Building and running
+--------------------
+``Network(seed=0, flow_control=Lossy(...)|PFC(...)|Credits(...), switch_latency_s=0.0,
+cut_through=False, mtu_bytes=None, header_bytes=None, ack_bytes=None, rto_s=None,
+window_bytes=None, load_balancer=ECMP(), queue_policy=DropTail(ecn=ecn), ecn=None)``;
+``None`` sizes come from the registry (``sim.assume.*``).
+``add_host(name)``, ``add_switch(name, flow_control=, latency_s=, cut_through=,
+queue_policy=)`` (per-switch overrides), ``connect(a, b, bandwidth_bps, propagation_s)``,
+``set_route(switch, host, [ports])``, ``add_flow(src, dst, size_bytes, start_s=0,
+transport=GoBackN, cc=None, priority=0, ack_priority=None, entropy=None) -> Flow``,
+``sample_queues(["s0[0]", ...], interval_s)``, ``run(until_s=inf, max_events=2e7,
+deadlock_check_s=None) -> RunResult``. A network runs once.
+
+Topologies: ``single_switch(n_hosts, bandwidth_bps)``, ``chain(n_switches,
+hosts_per_switch, bandwidth_bps)``, ``ring(n_switches, hosts_per_switch, bandwidth_bps,
+clockwise=False)``, ``leaf_spine(n_leaves, n_spines, hosts_per_leaf, host_bandwidth_bps,
+fabric_bandwidth_bps)``; all take ``propagation_s`` and any ``Network`` keyword.
+Hosts are ``h0, h1, ...``; a port is named ``"<node>[<index>]"``.
+
+Results (frozen): ``RunResult`` (``stop_reason`` in complete/idle/until/max_events/
+deadlock, ``time_s``, ``events_processed``, ``flows``, ``ports``, ``queue_traces``,
+``dropped_packets``, ``dropped_bytes``, ``pfc_frames``, ``sent_bytes``,
+``received_bytes``, ``trimmed_bytes``, ``in_flight_bytes``, ``deadlock_cycle``);
+``FlowResult`` (``completion_time_s``, ``goodput_bps``, ``retransmitted_packets``,
+``timeouts``, ``out_of_order_packets``, ``duplicate_bytes``, ...); ``PortStats``
+(``pause_events``, ``paused_time_s``, ``max_queue_bytes``, ``min_credits_bytes``, drops);
+``QueueTrace`` (``time_s``, ``queue_bytes``).
+
+Extension points (subclass these in your own module)
+----------------------------------------------------
+Load balancing -- ``switch.LoadBalancer``::
+
+    class MyLB(LoadBalancer):
+        def choose(self, switch, packet, candidates) -> int: ...   # one of candidates
+
+  called per packet at each switch with more than one equal-cost output port.
+  ``switch.queues[i].bytes``, ``switch.ports[i]`` and ``switch.salt`` are there to use;
+  ``packet.entropy`` is the per-packet field a sprayer may vary. ``ECMP`` hashes
+  (src, dst, entropy, salt) with CRC-32. Pass ``load_balancer=MyLB()``.
+
+Transports -- ``transport.Sender`` / ``transport.Receiver``, passed as a pair
+``transport=(MySender, MyReceiver)``. Sender: implement ``has_packet()``,
+``make_packet()`` (use ``data_packet(seq)``), ``next_size_bytes()``, and the hooks
+``on_ack(pkt)``, ``on_nack(pkt)``, ``on_sack(pkt)``, ``on_timeout()``; use
+``arm_timer(deadline_s)``, ``cancel_timer()``, ``finish()``, ``host.kick()``;
+fields ``n_packets``, ``mtu_bytes``, ``rto_s``, ``rate_bps``, ``packets_sent``,
+``retransmitted_packets``, ``timeouts``. Receiver: implement ``on_packet(pkt)``; call
+``deliver(offset_bytes, n_bytes)`` (records byte ranges in ``ranges``, counts
+``duplicate_bytes``; completes the flow when every byte is in), count
+``out_of_order_packets``, reply with ``send_ack(kind, seq, info)``, and call
+``maybe_cnp(pkt)`` for DCQCN. ``packet.info`` is free for SACK blocks.
+``GoBackN = (GoBackNSender, GoBackNReceiver)``.
+
+Queue policy (drop vs trim) -- ``queues.QueuePolicy``::
+
+    class Trim(QueuePolicy):
+        def admit(self, queue, packet): ...   # return packet (maybe packet.trim(h)) or None
+
+  ``queue.bytes``, ``queue.capacity_bytes``, ``queue.priority_bytes``, ``queue.rng``;
+  ``self.mark(queue, packet)`` applies ECN. ``DropTail(ecn=ECNMarking(...))`` is the default.
+  Pass ``queue_policy=Trim()`` to ``Network`` or ``add_switch``.
+
+Congestion control -- ``cc.CongestionControl``: override ``attach(sender)``,
+``on_send``, ``on_ack``, ``on_cnp``, ``on_timeout``, ``detach``; set the rate with
+``self.set_rate(sender, bps)``; set ``cnp_interval_s`` to have receivers send CNPs.
+Pass ``cc=MyCC`` (class or factory; one instance per flow). ``DCQCN`` is provided.
+
+Flow control per switch: ``Lossy(buffer_bytes)``, ``PFC(buffer_bytes, xoff_bytes=None,
+xon_bytes=None)``, ``Credits(buffer_bytes)`` (see :mod:`netlab.sim.switch`).
+"""
+
+from netlab.sim.engine import RunStatus, Simulator
+from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet
+from netlab.sim.queues import DropTail, ECNMarking, OutputQueue, QueuePolicy
+from netlab.sim.port import Port
+from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
+from netlab.sim.host import Host
+from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender
+from netlab.sim.cc import DCQCN, CongestionControl
+from netlab.sim.network import Flow, Network
+from netlab.sim.results import FlowResult, PortStats, QueueTrace, RunResult
+from netlab.sim.topology import chain, leaf_spine, ring, single_switch
+
+__all__ = [
+    "Simulator", "RunStatus", "Packet", "DATA", "ACK", "NACK", "CNP", "SACK",
+    "QueuePolicy", "DropTail", "ECNMarking", "OutputQueue", "Port",
+    "LoadBalancer", "ECMP", "Lossy", "PFC", "Credits", "Switch", "Host",
+    "Sender", "Receiver", "GoBackN", "GoBackNSender", "GoBackNReceiver",
+    "CongestionControl", "DCQCN", "Network", "Flow",
+    "RunResult", "FlowResult", "PortStats", "QueueTrace",
+    "single_switch", "chain", "ring", "leaf_spine",
+]

@@ -1,0 +1,372 @@
+"""A simulated network: build it, add flows, run it once, read the results.
+
+:class:`Network` owns a :class:`~netlab.sim.engine.Simulator`, the hosts and
+switches, the links between them and the flows. Routing is shortest-path by hop
+count; where several next hops are equally short, the switch's load balancer
+chooses per packet. :meth:`Network.run` starts every flow at its start time and
+stops when every flow has been delivered, when ``until_s`` or ``max_events`` is
+reached, or when a PFC deadlock is detected: a cycle of switches, each holding
+packets for the next on a port the next has paused, that persists for a whole
+``deadlock_check_s`` interval with none of its pauses lifted.
+
+Accounting of data bytes (wire size, resends included), checked by the tests::
+
+    sent_bytes = received_bytes + dropped data bytes + trimmed_bytes + in_flight_bytes
+"""
+
+from __future__ import annotations
+
+from collections import deque
+import math
+
+from netlab import specs, validate
+from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
+from netlab.sim.host import Host
+from netlab.sim.packet import DATA
+from netlab.sim.results import FlowResult, PortStats, QueueTrace, RunResult
+from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
+from netlab.sim.queues import DropTail
+from netlab.sim.transport import GoBackN
+
+
+class Flow:
+    """One flow's identity and parameters (results come back as FlowResult)."""
+
+    def __init__(self, flow_id, src, dst, size_bytes, start_s, priority, ack_priority, entropy):
+        self.flow_id, self.src, self.dst = flow_id, src, dst
+        self.src_id, self.dst_id = src.id, dst.id
+        self.size_bytes, self.start_s = size_bytes, start_s
+        self.priority, self.ack_priority, self.entropy = priority, ack_priority, entropy
+        self.sender = None
+        self.receiver = None
+
+    def __repr__(self) -> str:
+        return f"Flow({self.flow_id} {self.src.name}->{self.dst.name}, {self.size_bytes} B at {self.start_s} s)"
+
+
+class Network:
+    """Hosts, switches, links and flows on one simulator (see the module docstring)."""
+
+    def __init__(self, seed: int = 0, flow_control=None, switch_latency_s: float = 0.0,
+                 cut_through: bool = False, mtu_bytes: int | None = None,
+                 header_bytes: int | None = None, ack_bytes: int | None = None,
+                 rto_s: float | None = None, window_bytes: float | None = None,
+                 load_balancer: LoadBalancer | None = None, queue_policy=None, ecn=None,
+                 n_priorities: int = 8) -> None:
+        self.sim = Simulator(seed)
+        self.flow_control = flow_control if flow_control is not None else Lossy(
+            specs.value("sim.assume.buffer_per_port"))
+        self.switch_latency_s = validate.non_negative("switch_latency_s", switch_latency_s)
+        self.cut_through = validate.boolean("cut_through", cut_through)
+        self.mtu_bytes = validate.integer("mtu_bytes", mtu_bytes if mtu_bytes is not None
+                                          else int(specs.value("sim.assume.mtu")), minimum=1)
+        self.header_bytes = validate.integer("header_bytes", header_bytes if header_bytes is not None
+                                             else int(specs.value("sim.assume.header")), minimum=0)
+        self.ack_bytes = validate.integer("ack_bytes", ack_bytes if ack_bytes is not None
+                                          else int(specs.value("sim.assume.ack")), minimum=1)
+        self.rto_s = validate.positive("rto_s", rto_s if rto_s is not None else specs.value("sim.assume.rto"))
+        self.window_bytes = None if window_bytes is None else validate.positive("window_bytes", window_bytes)
+        self.load_balancer = load_balancer if load_balancer is not None else ECMP()
+        if not isinstance(self.load_balancer, LoadBalancer):
+            raise TypeError(f"load_balancer must be a LoadBalancer, got {load_balancer!r}")
+        self.queue_policy = queue_policy if queue_policy is not None else DropTail(ecn=ecn)
+        self.n_priorities = validate.integer("n_priorities", n_priorities, minimum=1, maximum=8)
+        self.hosts: dict[str, Host] = {}
+        self.switches: dict[str, Switch] = {}
+        self.flows: list[Flow] = []
+        self._host_by_id: list[Host] = []
+        self._done = 0
+        self._ran = False
+        self._periodic = 0
+        self._traces: dict[str, tuple] = {}
+        self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
+        self.drops_by_port: dict[str, list[int]] = {}
+        self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
+        # byte accounting (data packets, wire size)
+        self.sent_bytes = self.received_bytes = self.dropped_bytes = self.trimmed_bytes = 0
+        self.wire_bytes = self.pipeline_bytes = 0
+        self.dropped_packets = 0
+        self.pfc_frames = 0
+
+    # --- building --------------------------------------------------------------------
+    def add_host(self, name: str) -> Host:
+        self._check_new_name(name)
+        host = Host(self, name, len(self._host_by_id))
+        self.hosts[name] = host
+        self._host_by_id.append(host)
+        return host
+
+    def add_switch(self, name: str, flow_control=None, latency_s: float | None = None,
+                   cut_through: bool | None = None, queue_policy=None) -> Switch:
+        self._check_new_name(name)
+        sw = Switch(self, name, flow_control if flow_control is not None else self.flow_control,
+                    self.switch_latency_s if latency_s is None else latency_s,
+                    self.cut_through if cut_through is None else cut_through,
+                    self.header_bytes, queue_policy if queue_policy is not None else self.queue_policy,
+                    self.load_balancer, self.n_priorities)
+        self.switches[name] = sw
+        return sw
+
+    def node(self, name_or_node):
+        """The host or switch called ``name`` (objects are passed through)."""
+        if not isinstance(name_or_node, str):
+            return name_or_node
+        node = self.hosts.get(name_or_node) or self.switches.get(name_or_node)
+        if node is None:
+            raise ValueError(f"no host or switch {name_or_node!r} on this topology; hosts: "
+                             f"{sorted(self.hosts)[:10]}, switches: {sorted(self.switches)[:10]}")
+        return node
+
+    def connect(self, a, b, bandwidth_bps: float, propagation_s: float | None = None):
+        """Join ``a`` and ``b`` by a full-duplex link of ``bandwidth_bps`` each way."""
+        a, b = self.node(a), self.node(b)
+        bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+        propagation_s = validate.non_negative("propagation_s", propagation_s if propagation_s is not None
+                                              else specs.value("sim.assume.link_propagation"))
+        if isinstance(a, Host) and isinstance(b, Host):
+            raise ValueError(f"hosts {a.name} and {b.name} cannot be joined directly; put a switch between")
+        pa = a.add_port(bandwidth_bps, propagation_s)
+        pb = b.add_port(bandwidth_bps, propagation_s)
+        pa.peer, pa.peer_index, pa.reverse = b, pb.index, pb
+        pb.peer, pb.peer_index, pb.reverse = a, pa.index, pa
+        for port, far in ((pa, b), (pb, a)):
+            if isinstance(far, Switch) and isinstance(far.flow_control, Credits):
+                port.credits_bytes = port.min_credits_bytes = far.flow_control.buffer_bytes
+        return pa, pb
+
+    def set_route(self, switch, dst_host, ports) -> None:
+        """Force the output ports a switch uses towards one host (e.g. to build a cycle)."""
+        sw, dst = self.node(switch), self.node(dst_host)
+        ports = tuple(validate.integer("port", p, 0, len(sw.ports) - 1) for p in ports)
+        if not ports:
+            raise ValueError("ports must name at least one port")
+        self.route_overrides[(sw.name, dst.name)] = ports
+
+    def add_flow(self, src, dst, size_bytes: int, start_s: float = 0.0, transport=GoBackN,
+                 cc=None, priority: int = 0, ack_priority: int | None = None, entropy: int | None = None) -> Flow:
+        """A flow of ``size_bytes`` from host ``src`` to host ``dst``, starting at ``start_s``.
+
+        ``transport`` is a ``(SenderClass, ReceiverClass)`` pair; ``cc`` a congestion
+        control class or zero-argument factory (one instance per flow), or ``None``.
+        """
+        if self._ran:
+            raise RuntimeError("this network has already run; build a new one")
+        src, dst = self.node(src), self.node(dst)
+        for role, h in (("src", src), ("dst", dst)):
+            if not isinstance(h, Host):
+                raise ValueError(f"{role} must be a host, got switch {h.name}")
+        if src is dst:
+            raise ValueError(f"src and dst must differ, got {src.name} twice")
+        size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+        start_s = validate.non_negative("start_s", start_s)
+        priority = validate.integer("priority", priority, 0, self.n_priorities - 1)
+        ack_priority = priority if ack_priority is None else validate.integer(
+            "ack_priority", ack_priority, 0, self.n_priorities - 1)
+        if entropy is None:
+            entropy = self.sim.rng.getrandbits(16)
+        flow = Flow(len(self.flows), src, dst, size_bytes, start_s, priority, ack_priority, entropy)
+        sender_cls, receiver_cls = transport
+        flow.cc_factory = cc
+        flow.sender_cls, flow.receiver_cls = sender_cls, receiver_cls
+        self.flows.append(flow)
+        return flow
+
+    def sample_queues(self, ports, interval_s: float) -> None:
+        """Record the occupancy of output ports (names like ``"s0[2]"``) every ``interval_s``."""
+        interval_s = validate.positive("interval_s", interval_s)
+        for name in ports:
+            node_name, _, rest = name.partition("[")
+            sw = self.switches.get(node_name)
+            if sw is None or not rest.endswith("]") or not rest[:-1].isdigit() or int(rest[:-1]) >= len(sw.ports):
+                raise ValueError(f"no switch port {name!r}")
+            self._traces[name] = (sw.queues[int(rest[:-1])], interval_s, [], [])
+
+    # --- internal callbacks --------------------------------------------------------------
+    def _check_new_name(self, name: str) -> None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name must be a non-empty str, got {name!r}")
+        if name in self.hosts or name in self.switches:
+            raise ValueError(f"a node called {name!r} exists already")
+
+    def record_drop(self, node, port_index: int, packet, reason: str) -> None:
+        name = f"{node.name}[{port_index}]"
+        self.dropped_packets += 1
+        count = self.drops_by_port.setdefault(name, [0, 0])
+        count[0] += 1
+        count[1] += packet.size_bytes
+        if packet.kind == DATA:
+            self.dropped_bytes += packet.size_bytes
+        if len(self.drop_log) < 1000:
+            self.drop_log.append((self.sim.now_s, name, reason))
+
+    def flow_complete(self, flow) -> None:
+        self._done += 1
+        if self._done == len(self.flows):
+            self.sim.stop("complete")
+
+    def _start_flow(self, flow) -> None:
+        host = flow.src
+        host.senders.append(flow.sender)
+        host.kick()
+
+    def _compute_routes(self) -> None:
+        adjacency = {}
+        for node in list(self.hosts.values()) + list(self.switches.values()):
+            adjacency[node] = [(p.index, p.peer) for p in node.ports]
+        for dst in self.hosts.values():
+            dist = {dst: 0}
+            frontier = deque([dst])
+            while frontier:
+                node = frontier.popleft()
+                if node is not dst and isinstance(node, Host):
+                    continue                     # hosts do not forward
+                for _, peer in adjacency[node]:
+                    if peer not in dist:
+                        dist[peer] = dist[node] + 1
+                        frontier.append(peer)
+            for sw in self.switches.values():
+                forced = self.route_overrides.get((sw.name, dst.name))
+                if forced is not None:
+                    sw.routes[dst.id] = forced
+                elif sw in dist:
+                    d = dist[sw]
+                    sw.routes[dst.id] = tuple(i for i, peer in adjacency[sw]
+                                              if dist.get(peer, math.inf) == d - 1
+                                              and (isinstance(peer, Switch) or peer is dst))
+            for flow in self.flows:
+                if flow.dst is dst and flow.src not in dist:
+                    raise ValueError(f"host {flow.src.name} cannot reach {dst.name}: no path on this topology")
+
+    # --- running ----------------------------------------------------------------------
+    def run(self, until_s: float = math.inf, max_events: int = DEFAULT_MAX_EVENTS,
+            deadlock_check_s: float | None = None) -> RunResult:
+        """Run the flows; always bounded by ``until_s`` and ``max_events``.
+
+        ``deadlock_check_s`` (default: 50 round trips of the slowest link, at least
+        10 µs) is how often PFC networks are checked for a persisting pause cycle.
+        """
+        if self._ran:
+            raise RuntimeError("a Network runs once; build a new one to run again")
+        if until_s != math.inf:
+            until_s = validate.positive("until_s", until_s)
+        max_events = validate.integer("max_events", max_events, minimum=1)
+        if not self.flows:
+            raise ValueError("add at least one flow before running")
+        for host in self.hosts.values():
+            host.port                                    # raises if not connected
+        self._ran = True
+        self._compute_routes()
+        for flow in self.flows:
+            flow.sender = flow.sender_cls(self, flow, flow.src, flow.cc_factory() if flow.cc_factory else None)
+            interval = flow.sender.cc.cnp_interval_s if flow.sender.cc is not None else None
+            flow.receiver = flow.receiver_cls(self, flow, flow.dst, interval)
+            flow.src.senders_by_flow[flow.flow_id] = flow.sender
+            flow.dst.receivers[flow.flow_id] = flow.receiver
+            self.sim.at(flow.start_s, self._start_flow, flow)
+        for name, (queue, interval, times, values) in self._traces.items():
+            self._periodic += 1
+            self.sim.at(0.0, self._sample, queue, interval, times, values)
+        self.deadlock_cycle: tuple[str, ...] = ()
+        if any(isinstance(s.flow_control, PFC) for s in self.switches.values()):
+            if deadlock_check_s is None:
+                slowest = max((2 * p.propagation_s + (self.mtu_bytes + self.header_bytes) * 8 / p.bandwidth_bps)
+                              for s in self.switches.values() for p in s.ports)
+                deadlock_check_s = max(10e-6, 50 * slowest)
+            deadlock_check_s = validate.positive("deadlock_check_s", deadlock_check_s)
+            self._periodic += 1
+            self.sim.after(deadlock_check_s, self._deadlock_check, deadlock_check_s, None)
+        status = self.sim.run(until_s=until_s, max_events=max_events)
+        return self._results(status.reason)
+
+    def _keep_going(self) -> bool:
+        """Periodic tasks stop once only periodic tasks are left on the heap."""
+        return self.sim.pending_events > self._periodic - 1
+
+    def _sample(self, queue, interval, times, values) -> None:
+        times.append(self.sim.now_s)
+        values.append(queue.bytes)
+        if self._keep_going():
+            self.sim.after(interval, self._sample, queue, interval, times, values)
+        else:
+            self._periodic -= 1
+
+    def paused_cycle(self) -> list:
+        """Ports on a cycle of switches each holding packets on a port the next has paused."""
+        edges = {}
+        for sw in self.switches.values():
+            edges[sw] = [p for p in sw.ports if p.n_paused and isinstance(p.peer, Switch)
+                         and any(sw.queues[p.index].fifos[k] for k in range(sw.n_priorities) if p.paused[k])]
+        state, stack = {}, []
+
+        def visit(sw):                            # depth-first search for a back edge
+            state[sw] = 1
+            for port in edges[sw]:
+                stack.append(port)
+                nxt = port.peer
+                if state.get(nxt) == 1:
+                    start = next(i for i, p in enumerate(stack) if p.node is nxt)
+                    return stack[start:]
+                if nxt not in state:
+                    found = visit(nxt)
+                    if found:
+                        return found
+                stack.pop()
+            state[sw] = 2
+            return None
+
+        for sw in edges:
+            if sw not in state:
+                found = visit(sw)
+                if found:
+                    return found
+        return []
+
+    def _deadlock_check(self, interval: float, previous) -> None:
+        cycle = self.paused_cycle()
+        snapshot = tuple((p.name, p.pause_events) for p in cycle)
+        if cycle and previous is not None and snapshot == previous:
+            self.deadlock_cycle = tuple(p.node.name for p in cycle) + (cycle[0].node.name,)
+            self._periodic -= 1
+            self.sim.stop("deadlock")
+            return
+        if self._keep_going():
+            self.sim.after(interval, self._deadlock_check, interval, snapshot if cycle else None)
+        else:
+            self._periodic -= 1
+
+    # --- results ----------------------------------------------------------------------
+    def _results(self, reason: str) -> RunResult:
+        now = self.sim.now_s
+        flows = []
+        for f in self.flows:
+            s, r = f.sender, f.receiver
+            finished = r.complete_s is not None
+            fct = r.complete_s - f.start_s if finished else math.nan
+            flows.append(FlowResult(
+                flow_id=f.flow_id, src=f.src.name, dst=f.dst.name, size_bytes=f.size_bytes,
+                start_s=f.start_s, finished=finished, completion_time_s=fct,
+                goodput_bps=f.size_bytes * 8 / fct if finished and fct > 0 else (math.inf if finished else 0.0),
+                delivered_bytes=r.delivered_bytes, duplicate_bytes=r.duplicate_bytes,
+                packets_sent=s.packets_sent, retransmitted_packets=s.retransmitted_packets,
+                timeouts=s.timeouts, out_of_order_packets=r.out_of_order_packets))
+        ports, queued = [], 0
+        for node in list(self.hosts.values()) + list(self.switches.values()):
+            for p in node.ports:
+                q = node.queues[p.index] if isinstance(node, Switch) else None
+                drops = self.drops_by_port.get(p.name, [0, 0])
+                ports.append(PortStats(
+                    name=p.name, peer=p.peer.name, tx_bytes=p.tx_bytes, tx_packets=p.tx_packets,
+                    dropped_packets=drops[0], dropped_bytes=drops[1], pause_events=p.pause_events,
+                    paused_time_s=p.paused_time_until(now), max_queue_bytes=q.max_bytes if q else 0,
+                    min_credits_bytes=math.nan if p.credits_bytes is None else p.min_credits_bytes))
+                if q is not None:
+                    queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == DATA)
+        traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
+                       for name, (_, interval, t, v) in self._traces.items())
+        return RunResult(
+            stop_reason=reason, time_s=now, events_processed=self.sim.events_processed,
+            flows=tuple(flows), ports=tuple(ports), queue_traces=traces,
+            dropped_packets=self.dropped_packets, dropped_bytes=self.dropped_bytes,
+            pfc_frames=self.pfc_frames, sent_bytes=self.sent_bytes, received_bytes=self.received_bytes,
+            trimmed_bytes=self.trimmed_bytes, in_flight_bytes=queued + self.wire_bytes + self.pipeline_bytes,
+            deadlock_cycle=self.deadlock_cycle)

@@ -1,0 +1,243 @@
+"""Switches: forwarding, load balancing and per-port flow control.
+
+A packet arriving at a switch is charged to its ingress port's buffer (in the
+lossless modes), routed to one of the equal-cost output ports towards its
+destination, delayed by the switch's forwarding latency, and offered to that
+port's :class:`~netlab.sim.queues.OutputQueue`. When it leaves, its buffer charge
+is released. What happens when buffers fill is the flow-control mode:
+
+``Lossy(buffer_bytes)``
+    each output queue holds ``buffer_bytes``; the queue policy drops (or trims)
+    what does not fit. Classic Ethernet.
+``PFC(buffer_bytes, xoff_bytes, xon_bytes)``
+    each ingress port (per priority) may buffer ``buffer_bytes``; above
+    ``xoff_bytes`` the switch sends PAUSE upstream, below ``xon_bytes`` RESUME.
+    The gap ``buffer_bytes - xoff_bytes`` is the *headroom* for bytes already on
+    the wire; if it is at least a round trip of the link plus two packets, nothing is
+    ever dropped (IEEE 802.1Qbb; references ``ieee8021qbb``, ``guo2016rdma``).
+``Credits(buffer_bytes)``
+    the upstream port starts with ``buffer_bytes`` of credit and spends it per
+    packet; the switch returns it when the packet leaves. Nothing can be dropped
+    (InfiniBand link-level flow control; reference ``ibta-spec``).
+
+A switch is *store-and-forward* (a packet is forwarded after it has fully
+arrived) or *cut-through* (after its ``header_bytes`` have arrived); either way
+``latency_s`` is added for the forwarding decision.
+
+EXTENSION POINT: load balancing. ``LoadBalancer.choose(switch, packet, candidates)``
+returns one port index from ``candidates`` (the equal-cost ports towards
+``packet.dst``). :class:`ECMP` hashes the flow's addresses and ``entropy``, so a
+flow keeps one path. A policy may read ``switch.queues[i].bytes`` (queue depth)
+and ``switch.ports[i]`` (rates, pause state) to adapt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+import struct
+import zlib
+
+from netlab import validate
+from netlab.sim.packet import DATA
+from netlab.sim.port import Port
+from netlab.sim.queues import DropTail, OutputQueue, QueuePolicy
+
+
+@dataclass(frozen=True)
+class Lossy:
+    """Drop-tail Ethernet: each output queue holds ``buffer_bytes``."""
+
+    buffer_bytes: float
+
+    def __post_init__(self) -> None:
+        validate.non_negative("buffer_bytes", self.buffer_bytes)
+
+
+@dataclass(frozen=True)
+class PFC:
+    """Priority flow control: per ingress port and priority, pause above ``xoff_bytes``,
+    resume below ``xon_bytes``; ``buffer_bytes`` is the most an ingress may hold.
+    ``None`` thresholds default to ``xoff = buffer - headroom`` (headroom: a link round
+    trip plus two maximum packets, computed per link) and ``xon = xoff / 2``."""
+
+    buffer_bytes: float
+    xoff_bytes: float | None = None
+    xon_bytes: float | None = None
+
+    def __post_init__(self) -> None:
+        validate.positive("buffer_bytes", self.buffer_bytes)
+        if self.xoff_bytes is not None:
+            validate.in_range("xoff_bytes", self.xoff_bytes, 0.0, self.buffer_bytes)
+        if self.xon_bytes is not None:
+            top = self.xoff_bytes if self.xoff_bytes is not None else self.buffer_bytes
+            validate.in_range("xon_bytes", self.xon_bytes, 0.0, top)
+
+
+@dataclass(frozen=True)
+class Credits:
+    """InfiniBand-style credits: ``buffer_bytes`` of receive buffer per ingress port."""
+
+    buffer_bytes: float
+
+    def __post_init__(self) -> None:
+        validate.positive("buffer_bytes", self.buffer_bytes)
+
+
+class LoadBalancer:
+    """EXTENSION POINT: pick an output port among equal-cost ``candidates``.
+
+    Called once per packet per switch when there is more than one candidate.
+    Must return an element of ``candidates``. Subclasses may keep state per switch
+    (e.g. in a dict keyed by ``switch.name``).
+    """
+
+    def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
+        raise NotImplementedError
+
+
+class ECMP(LoadBalancer):
+    """Per-flow ECMP: CRC-32 of (src, dst, entropy, switch salt) modulo the candidates.
+
+    Every packet of a flow carries the same ``entropy`` (as RoCEv2 keeps one UDP source
+    port per queue pair), so a flow sticks to one path; two flows collide on a path
+    with the probability of balls falling into the same bin.
+    """
+
+    def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
+        key = struct.pack("<IIII", packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
+        return candidates[zlib.crc32(key) % len(candidates)]
+
+
+class Switch:
+    """A switch: ports, output queues, routes, flow control and forwarding latency."""
+
+    def __init__(self, network, name: str, flow_control, latency_s: float, cut_through: bool,
+                 header_bytes: int, queue_policy: QueuePolicy | None,
+                 load_balancer: LoadBalancer, n_priorities: int = 8) -> None:
+        if not isinstance(flow_control, (Lossy, PFC, Credits)):
+            raise TypeError(f"flow_control must be Lossy, PFC or Credits, got {flow_control!r}")
+        self.network = network
+        self.sim = network.sim
+        self.name = name
+        self.flow_control = flow_control
+        self.latency_s = validate.non_negative("switch latency_s", latency_s)
+        self.cut_through = validate.boolean("cut_through", cut_through)
+        self.header_bytes = header_bytes
+        self.queue_policy = queue_policy if queue_policy is not None else DropTail()
+        self.load_balancer = load_balancer
+        self.n_priorities = n_priorities
+        self.salt = zlib.crc32(name.encode())
+        self.ports: list[Port] = []
+        self.queues: list[OutputQueue] = []
+        self.routes: dict[int, tuple[int, ...]] = {}   # destination host id -> port indices
+        self.ingress_bytes: list[list[int]] = []       # [port][priority], lossless modes
+        self.pausing: list[list[bool]] = []            # [port][priority]: we paused upstream
+        self.xoff: list[float] = []
+        self.xon: list[float] = []
+        self._pfc = isinstance(flow_control, PFC)
+        self._credits = isinstance(flow_control, Credits)
+
+    def add_port(self, bandwidth_bps: float, propagation_s: float) -> Port:
+        port = Port(self.sim, self, len(self.ports), bandwidth_bps, propagation_s, self.n_priorities)
+        lossy = isinstance(self.flow_control, Lossy)
+        capacity = self.flow_control.buffer_bytes if lossy else math.inf
+        self.ports.append(port)
+        self.queues.append(OutputQueue(capacity, self.queue_policy, self.sim.rng, self.n_priorities))
+        self.ingress_bytes.append([0] * self.n_priorities)
+        self.pausing.append([False] * self.n_priorities)
+        if self._pfc:
+            fc = self.flow_control
+            max_packet = self.network.mtu_bytes + self.network.header_bytes
+            headroom = 2 * propagation_s * bandwidth_bps / 8 + 2 * max_packet
+            xoff = fc.xoff_bytes if fc.xoff_bytes is not None else fc.buffer_bytes - headroom
+            if xoff < max_packet:
+                raise ValueError(
+                    f"PFC on {self.name}: buffer_bytes={fc.buffer_bytes:g} leaves no room above the "
+                    f"headroom of {headroom:g} bytes this link needs (a round trip plus two packets); "
+                    f"use buffer_bytes >= {headroom + max_packet:g}")
+            xon = fc.xon_bytes if fc.xon_bytes is not None else xoff / 2
+            self.xoff.append(xoff)
+            self.xon.append(min(xon, xoff))
+        else:
+            self.xoff.append(math.inf)
+            self.xon.append(math.inf)
+        return port
+
+    # --- data path ---------------------------------------------------------------
+    def receive(self, packet, in_port: int) -> None:
+        net = self.network
+        size = packet.size_bytes
+        if packet.kind == DATA:
+            net.wire_bytes -= size
+        packet.in_port = in_port
+        packet.held_bytes = 0
+        if self._pfc or self._credits:
+            held = self.ingress_bytes[in_port]
+            prio = packet.priority
+            if self._pfc and held[prio] + size > self.flow_control.buffer_bytes:
+                net.record_drop(self, in_port, packet, "pfc headroom overflow")
+                return
+            held[prio] += size
+            packet.held_bytes = size
+            if self._pfc and held[prio] > self.xoff[in_port] and not self.pausing[in_port][prio]:
+                self.pausing[in_port][prio] = True
+                net.pfc_frames += 1
+                upstream = self.ports[in_port].reverse
+                self.sim.after(upstream.propagation_s, upstream.set_paused, prio, True)
+        candidates = self.routes.get(packet.dst)
+        if candidates is None:
+            raise ValueError(f"switch {self.name} has no route to host id {packet.dst}")
+        out = candidates[0] if len(candidates) == 1 else self.load_balancer.choose(self, packet, candidates)
+        if self.latency_s > 0.0:
+            if packet.kind == DATA:
+                net.pipeline_bytes += size
+            self.sim.after(self.latency_s, self._enqueue, packet, out, True)
+        else:
+            self._enqueue(packet, out, False)
+
+    def _enqueue(self, packet, out: int, delayed: bool) -> None:
+        size = packet.size_bytes
+        is_data = packet.kind == DATA
+        if delayed and is_data:
+            self.network.pipeline_bytes -= size
+        queued = self.queues[out].enqueue(packet)
+        if queued is None:
+            self._release(packet)
+            self.network.record_drop(self, out, packet, "queue full")
+            return
+        if is_data and queued.size_bytes < size:
+            self.network.trimmed_bytes += size - queued.size_bytes
+        port = self.ports[out]
+        if not port.busy:
+            port._start()
+
+    def next_packet(self, port: Port):
+        packet = self.queues[port.index].dequeue(port.paused, port.credits_bytes)
+        if packet is not None:
+            if packet.held_bytes:
+                self._release(packet)
+            if packet.kind == DATA:
+                self.network.wire_bytes += packet.size_bytes
+        return packet
+
+    def _release(self, packet) -> None:
+        """The packet left our buffer: free its ingress charge (maybe RESUME, return credit)."""
+        held = packet.held_bytes
+        if not held:
+            return
+        packet.held_bytes = 0
+        in_port, prio = packet.in_port, packet.priority
+        self.ingress_bytes[in_port][prio] -= held
+        upstream = self.ports[in_port].reverse
+        if self._pfc:
+            if self.pausing[in_port][prio] and self.ingress_bytes[in_port][prio] <= self.xon[in_port]:
+                self.pausing[in_port][prio] = False
+                self.network.pfc_frames += 1
+                self.sim.after(upstream.propagation_s, upstream.set_paused, prio, False)
+        else:
+            self.sim.after(upstream.propagation_s, upstream.add_credits, held)
+
+    def __repr__(self) -> str:
+        kind = "cut-through" if self.cut_through else "store-and-forward"
+        return f"Switch({self.name}, {len(self.ports)} ports, {type(self.flow_control).__name__}, {kind})"
