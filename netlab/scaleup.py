@@ -25,9 +25,10 @@ between domains when ``d - 1`` is about that ratio (see :func:`crossover_domain_
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 
-from netlab import specs, validate
-from netlab.units import format_byte_rate, format_power
+from netlab import collective_cost, specs, validate
+from netlab.units import format_byte_rate, format_power, format_time
 
 FABRICS = ("pcie", "nvlink")
 
@@ -47,6 +48,8 @@ class ScaleUpDomain:
     scaleout_per_gpu_bps: float    # scale-out (NIC) rate of one GPU, one way
     power_w: float                 # whole domain (node or rack), all GPUs and their hosts
     gpu: str                       # registry name of the GPU ("h100", "b200", "gb200")
+    intra_alpha_s: float           # latency per collective step inside the domain
+    inter_alpha_s: float           # latency per collective step across the scale-out network
 
     @property
     def per_gpu_bidir_bps(self) -> float:
@@ -85,7 +88,8 @@ class ScaleUpDomain:
 
 
 def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float, power_w: float,
-                   fabric: str = "nvlink", gpu: str = "h100", name: str = "custom") -> ScaleUpDomain:
+                   fabric: str = "nvlink", gpu: str = "h100", name: str = "custom",
+                   intra_alpha_s: float | None = None, inter_alpha_s: float | None = None) -> ScaleUpDomain:
     """A scale-up domain of ``n_gpus`` GPUs, each with ``per_gpu_bps`` one way inside it.
 
     Parameters
@@ -101,6 +105,10 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
     fabric : {"pcie", "nvlink"}
     gpu : str
         Registry name of the GPU, used by :mod:`netlab.inference` for compute and memory.
+    intra_alpha_s, inter_alpha_s : float, optional
+        Latency per collective step inside the domain and across the network. By default
+        NCCL's own small-message (LL) figures for the fabric and for the network
+        (``nccl.ring_ll_step_latency.*``): 0.47 µs NVLink, 1.0 µs PCIe, 2.7 µs network.
 
     Example: 72 GPUs at 900 GB/s each way add up to 129.6 TB/s both ways.
 
@@ -115,8 +123,13 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
     fabric = validate.choice("fabric", fabric, FABRICS)
     if not isinstance(gpu, str) or not isinstance(name, str):
         raise TypeError("gpu and name must be strings")
+    intra_alpha_s = (specs.value(f"nccl.ring_ll_step_latency.{fabric}") if intra_alpha_s is None
+                     else validate.non_negative("intra_alpha_s", intra_alpha_s))
+    inter_alpha_s = (specs.value("nccl.ring_ll_step_latency.net") if inter_alpha_s is None
+                     else validate.non_negative("inter_alpha_s", inter_alpha_s))
     return ScaleUpDomain(name=name, fabric=fabric, n_gpus=n_gpus, per_gpu_bps=per_gpu_bps,
-                         scaleout_per_gpu_bps=scaleout_per_gpu_bps, power_w=power_w, gpu=gpu)
+                         scaleout_per_gpu_bps=scaleout_per_gpu_bps, power_w=power_w, gpu=gpu,
+                         intra_alpha_s=intra_alpha_s, inter_alpha_s=inter_alpha_s)
 
 
 def _preset(name: str) -> ScaleUpDomain:
@@ -180,3 +193,99 @@ def nvl72_check() -> NVL72Check:
     switches = v("nvl72.n_switch_trays") * v("nvswitch.5.tray_bandwidth_bidir")
     return NVL72Check(gpu_sum_bidir_bps=gpus, switch_sum_bidir_bps=switches,
                       published_bidir_bps=v("nvl72.gpu_bandwidth_bidir"), one_way_bps=gpus / 2.0)
+
+
+# --- a hierarchical all-reduce across the domain and the scale-out fabric -------------------
+@dataclass(frozen=True)
+class HierarchicalAllReduce:
+    """An all-reduce over ``world_size`` GPUs in domains of ``domain_size``, split by tier.
+
+    ``intra_s``: ring reduce-scatter and all-gather inside each domain;
+    ``inter_s``: ring all-reduce of each ``n_bytes / domain_size`` shard across domains,
+    each GPU on its own scale-out port. ``time_s = intra_s + inter_s``.
+    """
+
+    n_bytes: float
+    world_size: int
+    domain_size: int
+    intra_s: float
+    inter_s: float
+    time_s: float
+    busbw_bps: float    # nccl-tests' busbw over the whole world: algbw * 2(n-1)/n
+
+    @property
+    def bottleneck(self) -> str:
+        return "scale-up" if self.intra_s > self.inter_s else "scale-out"
+
+    @property
+    def inter_share(self) -> float:
+        return self.inter_s / self.time_s if self.time_s > 0 else 0.0
+
+    def __repr__(self) -> str:
+        return (f"HierarchicalAllReduce({self.world_size} GPUs in domains of {self.domain_size}: "
+                f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
+                f"{format_time(self.inter_s)} across; busbw {format_byte_rate(self.busbw_bps)}; "
+                f"{self.bottleneck}-bound)")
+
+
+def hierarchical_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDomain,
+                            domain_size: int | None = None) -> HierarchicalAllReduce:
+    """All-reduce ``n_bytes`` over ``world_size`` GPUs built from copies of ``domain``.
+
+    ``domain_size`` (default ``domain.n_gpus``) lets a sweep ask "what if the same GPUs
+    and links formed domains of this size?"; ``world_size`` must be a multiple of it.
+    The time comes from :func:`netlab.collective_cost.hierarchical_all_reduce_time`;
+    the split into tiers from its ring reduce-scatter, all-gather and all-reduce parts.
+    """
+    n_bytes = validate.non_negative("n_bytes", n_bytes)
+    world_size = validate.integer("world_size", world_size, minimum=1)
+    if not isinstance(domain, ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    d = domain.n_gpus if domain_size is None else validate.integer("domain_size", domain_size, minimum=1)
+    if world_size % d:
+        raise ValueError(f"world_size must be a multiple of domain_size ({d}), got {world_size}")
+    m = world_size // d
+    a_in, b_in = domain.intra_alpha_s, domain.per_gpu_bps
+    a_out, b_out = domain.inter_alpha_s, domain.scaleout_per_gpu_bps
+    intra = (collective_cost.ring_reduce_scatter_time(n_bytes, d, a_in, b_in).time_s
+             + collective_cost.ring_all_gather_time(n_bytes, d, a_in, b_in).time_s)
+    inter = collective_cost.ring_all_reduce_time(n_bytes / d, m, a_out, b_out).time_s
+    total = collective_cost.hierarchical_all_reduce_time(n_bytes, d, m, a_in, b_in, a_out, b_out)
+    busbw = collective_cost.busbw(n_bytes, total.time_s, "all_reduce", world_size) if total.time_s > 0 else 0.0
+    return HierarchicalAllReduce(n_bytes=n_bytes, world_size=world_size, domain_size=d,
+                                 intra_s=intra, inter_s=inter, time_s=total.time_s, busbw_bps=busbw)
+
+
+def crossover_domain_size(ratio: float, world_size: int | None = None) -> float:
+    """Domain size at which a large all-reduce spends as long inside domains as across them.
+
+    Equating the transfer terms ``2(d-1)/d * 8N/B_up`` and ``2(m-1)/m * 8N/(d B_out)``
+    with ``r = B_up / B_out`` and ``m = n/d`` gives ``d - 1 = r (n - d)/n``, so
+
+        d* = (1 + r) n / (n + r)     and, for a large world, d* -> 1 + r.
+
+    Below ``d*`` the scale-out network is the bottleneck, above it NVLink is.
+
+    >>> crossover_domain_size(18.0)          # NVLink 5 (900 GB/s) over a 400 Gb/s NIC
+    19.0
+    """
+    r = validate.positive("ratio", ratio)
+    if world_size is None:
+        return 1.0 + r
+    n = validate.integer("world_size", world_size, minimum=1)
+    return (1.0 + r) * n / (n + r)
+
+
+def latency_optimal_domain_size(world_size: int, intra_alpha_s: float, inter_alpha_s: float) -> float:
+    """Domain size minimising the latency terms of a hierarchical all-reduce (tiny messages).
+
+    ``2(d-1) a_in + 2(n/d - 1) a_out`` is smallest at ``d = sqrt(n * a_out / a_in)``: the
+    cheaper the steps inside a domain, the larger the domain should be.
+
+    >>> round(latency_optimal_domain_size(576, 1e-6, 4e-6), 6)
+    48.0
+    """
+    n = validate.integer("world_size", world_size, minimum=1)
+    a_in = validate.positive("intra_alpha_s", intra_alpha_s)
+    a_out = validate.positive("inter_alpha_s", inter_alpha_s)
+    return math.sqrt(n * a_out / a_in)

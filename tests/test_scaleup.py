@@ -7,9 +7,14 @@ from netlab import scaleup, specs
 from netlab.units import GBps, Gbps, TBps, kW
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
+DGX_H100 = scaleup.preset("dgx-h100")
+
 API = {
     scaleup.scaleup_domain: dict(n_gpus=8, per_gpu_bps=450 * GBps, scaleout_per_gpu_bps=400 * Gbps,
-                                 power_w=10.2e3),
+                                 power_w=10.2e3, intra_alpha_s=0.5e-6, inter_alpha_s=3e-6),
+    scaleup.hierarchical_all_reduce: dict(n_bytes=1e9, world_size=576, domain=DGX_H100, domain_size=8),
+    scaleup.crossover_domain_size: dict(ratio=9.0, world_size=576),
+    scaleup.latency_optimal_domain_size: dict(world_size=576, intra_alpha_s=1e-6, inter_alpha_s=4e-6),
 }
 
 
@@ -90,3 +95,58 @@ def test_aggregate_is_n_times_per_gpu_and_bidir_is_double(n, up, out):
     assert d.aggregate_bps == pytest.approx(n * up)
     assert d.aggregate_bidir_bps == pytest.approx(2 * n * up)
     assert d.ratio * out == pytest.approx(up)
+
+
+# --- hierarchical all-reduce ---------------------------------------------------------------
+def test_hierarchical_dgx_h100_576_gpus_by_hand():
+    # N = 1 GB over 72 DGX H100 (d = 8, m = 72); B_in = 450 GB/s = 3.6e12 b/s, B_out = 4e11 b/s,
+    # alpha_in = 0.47 us, alpha_out = 2.7 us (NCCL LL ring step latencies).
+    # inside: 2(d-1) (a_in + 8N/(d B_in)) = 14 (0.47 us + 8e9/(8 * 3.6e12) s) = 6.58 us + 3.88889 ms
+    # across: ring all-reduce of N/d = 125 MB over 72: 2*71*2.7 us + 2*71/72 * 1e9/4e11 s
+    #       = 383.4 us + 4.930556 ms
+    r = scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100)
+    assert r.intra_s == pytest.approx(14 * 0.47e-6 + 14 * 8e9 / (8 * 3.6e12), rel=1e-12)
+    assert r.inter_s == pytest.approx(142 * 2.7e-6 + 2 * 71 / 72 * 8e9 / 8 / 4e11, rel=1e-12)
+    assert r.time_s == pytest.approx(r.intra_s + r.inter_s, rel=1e-12)
+    assert r.bottleneck == "scale-out"
+    # busbw as nccl-tests defines it: algbw * 2(n-1)/n with n = 576.
+    assert r.busbw_bps == pytest.approx(8e9 / r.time_s * 2 * 575 / 576, rel=1e-12)
+
+
+def test_a_whole_world_in_one_domain_never_crosses():
+    r = scaleup.hierarchical_all_reduce(1e9, 72, scaleup.preset("gb200-nvl72"))
+    assert r.inter_s == 0 and r.bottleneck == "scale-up"
+
+
+def test_world_must_be_a_multiple_of_the_domain():
+    with pytest.raises(ValueError, match="domain_size"):
+        scaleup.hierarchical_all_reduce(1e9, 100, DGX_H100)
+
+
+def test_bigger_domains_move_the_bottleneck_to_nvlink():
+    # r = 9 and n = 576: d* = 10 * 576 / 585 = 9.85. d = 8 is scale-out-bound, d = 16 scale-up-bound.
+    assert scaleup.crossover_domain_size(9.0, 576) == pytest.approx(10 * 576 / 585)
+    assert scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100, domain_size=8).bottleneck == "scale-out"
+    assert scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100, domain_size=16).bottleneck == "scale-up"
+
+
+@given(d=st.integers(2, 64), m=st.integers(2, 64), b_out=st.floats(1e10, 1e12))
+def test_transfer_terms_are_equal_at_the_crossover(d, m, b_out):
+    # Choose the ratio that puts the crossover exactly at d: r = (d-1) n / (n-d), n = d m.
+    n = d * m
+    r = (d - 1) * n / (n - d)
+    assert scaleup.crossover_domain_size(r, n) == pytest.approx(d)
+    dom = scaleup.scaleup_domain(d, r * b_out, b_out, 1e3, intra_alpha_s=0.0, inter_alpha_s=0.0)
+    res = scaleup.hierarchical_all_reduce(1e8, n, dom)
+    assert res.intra_s == pytest.approx(res.inter_s, rel=1e-9)
+
+
+def test_latency_optimum_matches_brute_force():
+    # Zero bytes: only steps count, f(d) = 2(d-1) a_in + 2(576/d - 1) a_out with a_in = 1, a_out = 4 us.
+    # sqrt(576 * 4) = 48; f(48) = 94 + 88 = 182 us, f(36) = 190, f(64) = 190.
+    assert scaleup.latency_optimal_domain_size(576, 1e-6, 4e-6) == pytest.approx(48.0)
+    dom = scaleup.scaleup_domain(8, 1e12, 1e11, 1e3, intra_alpha_s=1e-6, inter_alpha_s=4e-6)
+    divisors = [d for d in range(1, 577) if 576 % d == 0]
+    times = {d: scaleup.hierarchical_all_reduce(0.0, 576, dom, domain_size=d).time_s for d in divisors}
+    assert min(times, key=times.get) == 48
+    assert times[48] == pytest.approx(182e-6)
