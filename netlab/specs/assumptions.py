@@ -15,3 +15,14 @@ register(
          note="Published switch latencies span roughly 0.1-0.6 µs and are weakly sourced "
               "(chapter 4); cable adds about 5 ns per metre."),
 )
+
+register(
+    Spec("assume.network_alpha", 5 * us, "s",
+         "Start-up latency per step of a collective across the scale-out network, used in chapter 1",
+         "netlab-assumptions", "2026", "assumption", "-", published="5 µs",
+         note="Inside the 2.7-9.6 µs per network hop of NCCL's older tuning table (chapter 6)."),
+    Spec("assume.mfu", 0.40, "1",
+         "Model FLOPs utilisation assumed for training estimates (achieved / peak dense FLOP/s)",
+         "netlab-assumptions", "2026", "assumption", "-", published="40 %",
+         note="Meta reports 380-430 TFLOPS per H100 (38-43 %) for Llama 3.1 405B; MegaScale 55 %."),
+)

@@ -1,0 +1,33 @@
+"""Prices, cost shares and achieved utilisation: the economics of a training cluster.
+
+Vendor list prices are rarely published; most figures here are estimates by
+analysts or modellers, and are labelled so.
+"""
+
+from netlab.specs import Spec, register
+
+register(
+    Spec("cost.h100.price_low", 25_000, "USD", "H100 sale price to end customers, low end of the range",
+         "techspot-h100-price", "2023-08", "estimate", "S", published="$25,000",
+         note="Raymond James estimate via Barron's; the same source puts the cost to make one at ~$3,320."),
+    Spec("cost.h100.price_high", 30_000, "USD", "H100 sale price to end customers, high end of the range",
+         "techspot-h100-price", "2023-08", "estimate", "S", published="$30,000"),
+    Spec("cost.dgx_h100.price", 270_000, "USD", "DGX H100 (8 GPUs) selling price",
+         "epoch-training-cost-trends", "2023-05", "estimate", "S", published="~$270,000",
+         note="SemiAnalysis figure as recorded in Epoch AI's hardware price data."),
+    Spec("cost.epoch.server_to_gpu_ratio", 1.64, "1",
+         "Server cost as a multiple of its GPUs' price (Epoch AI's default model assumption)",
+         "epoch-training-cost-trends", "2024", "estimate", "P", published="1.64x"),
+    Spec("cost.epoch.interconnect_fraction", 0.19, "1",
+         "Interconnect share of total cluster cost (Epoch AI's model assumption; justification not given)",
+         "epoch-training-cost-trends", "2024", "estimate", "P", published="19 %"),
+    Spec("util.llama3_405b.tflops_per_gpu_8k", 430e12, "FLOP/s",
+         "Llama 3.1 405B training throughput per H100 at 8,192 GPUs (BF16)",
+         "klockwood-llama31", "2024", "measured", "S", published="430 TFLOPS/GPU"),
+    Spec("util.llama3_405b.tflops_per_gpu_16k", 400e12, "FLOP/s",
+         "Llama 3.1 405B training throughput per H100 at 16,384 GPUs (BF16)",
+         "klockwood-llama31", "2024", "measured", "S", published="400 TFLOPS/GPU"),
+    Spec("util.megascale.mfu", 0.552, "1",
+         "Model FLOPs utilisation training a 175B model on 12,288 GPUs (MegaScale)",
+         "jiang-megascale", "2024", "measured", "P", published="55.2 % MFU"),
+)
