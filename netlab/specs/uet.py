@@ -57,27 +57,11 @@ register(
          "linux-tcp-h", "2019", "shipping", "P", published="HZ/5 (200 ms)"),
 
     # --- netlab's own settings for the chapter 8 simulations -----------------------------
-    Spec("assume.uet.rto", 50 * us, "s",
-         "Retransmission timeout of the simulated transports (both RoCE-like and UET-like), "
-         "a few round trips of a small fabric",
-         "netlab-assumptions", "2026", "assumption", "-", published="50 µs",
-         note="Real RoCE timeouts are 4.096 µs x 2^n with n chosen by the driver (often ms or more); "
-              "a short RTO flatters go-back-N, so the comparison is conservative"),
     Spec("assume.connection_context_bytes", 512, "B",
          "NIC memory held per connection (a RoCE QP or a UET PDC), the same for both so that "
          "only the count differs",
          "netlab-assumptions", "2026", "assumption", "-", published="512 B",
          note="No published per-QP or per-PDC context size was found; change it freely"),
-    Spec("assume.switch_buffer_per_port", 1 * 1e6, "B",
-         "Switch buffer available to one congested egress port in the chapter 8 incast",
-         "netlab-assumptions", "2026", "assumption", "-", published="1 MB",
-         note="Shared-buffer switches give one port a share of tens of MB; 1 MB is a small share"),
-    Spec("assume.uet.trim_header_bytes", 64, "B",
-         "Bytes kept when a switch trims a packet: the headers, forwarded as a notification",
-         "netlab-assumptions", "2026", "assumption", "-", published="64 B"),
-    Spec("assume.uet.ack_bytes", 64, "B",
-         "Size of an ACK, NACK or credit packet in the chapter 8 simulations",
-         "netlab-assumptions", "2026", "assumption", "-", published="64 B"),
     Spec("assume.uet.window_bytes", 256 * KB, "B",
          "Initial and maximum send window of the chapter 8 transports: about one "
          "bandwidth-delay product of a 100 Gb/s leaf-spine with an RTT near 20 µs",

@@ -1,0 +1,318 @@
+"""A UET-like transport: selective repeat with SACK, trimming NACKs, spraying, receiver credits.
+
+RoCEv2 inherited InfiniBand's reliable connection: the receiver accepts packets only
+in order, and one loss makes the sender resend everything after it (go-back-N,
+:mod:`netlab.sim.transport`). Ultra Ethernet's packet delivery sublayer (PDS)
+changes that [uet-ref-prov]:
+
+* **Out-of-order placement.** Every packet carries its byte offset, so the receiver
+  writes it where it belongs whatever order it arrives in (``RUD``, reliable
+  unordered delivery). ``ROD`` (reliable ordered) keeps one path (one entropy
+  value) and releases data to the application in sequence; ``RUDI`` (idempotent
+  operations, no connection) and ``UUD`` (unreliable datagrams) are explained in
+  chapter 8 and not simulated.
+* **Selective acknowledgement.** Each ACK carries a cumulative point and a 64-bit
+  bitmap of the packets received after it (``sack_bitmap`` in the reference
+  provider's header); the sender resends only what is missing.
+* **Loss detection without waiting for a timeout.** A packet is presumed lost when
+  ``reorder_threshold`` packets sent after it have been acknowledged; a *trimmed*
+  packet (a switch cut its payload, see :mod:`netlab.sim.trimming`) reaches the
+  receiver as a bare header and is NACKed at once -- fast retransmission. A
+  retransmission timeout (RTO) remains the last resort.
+* **Packet spraying.** With ``spray=True`` each packet gets a new 16-bit entropy
+  value, so switches' ECMP hashing spreads one message over all equal-cost paths.
+* **Receiver credits** (RCCC-like) for incast: with ``credits=True`` a sender may
+  send ``initial_credit_packets`` unsolicited, then one packet per credit; the
+  receiving host's :class:`CreditScheduler` grants credits round-robin at its own
+  line rate, so N senders can never push more than the last link carries.
+
+EXTENSION POINTS used: :class:`~netlab.sim.transport.Sender` /
+:class:`~netlab.sim.transport.Receiver` subclasses; a ``CREDIT`` control kind
+handled by overriding ``on_control``. :func:`uet` returns the
+``(sender, receiver)`` pair ``Network.add_flow`` expects.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from functools import partial
+import math
+
+from netlab import specs, validate
+from netlab.sim.packet import DATA, NACK, SACK, Packet
+from netlab.sim.transport import Receiver, Sender
+
+CREDIT = "credit"
+MODES = ("RUD", "ROD")
+BITMAP_BITS = int(specs.value("uet.sack_bitmap_bits"))
+_BITMAP_MASK = (1 << BITMAP_BITS) - 1
+
+
+@dataclass(frozen=True)
+class UETConfig:
+    """Settings of one UET-like transport (see the module docstring)."""
+
+    mode: str = "RUD"
+    spray: bool = True
+    credits: bool = False
+    initial_credit_packets: int = 8      # unsolicited packets before the first credit
+    reorder_threshold: int = 16          # later packets acknowledged before presuming a loss
+
+    def __post_init__(self) -> None:
+        validate.choice("mode", self.mode, MODES)
+        validate.boolean("spray", self.spray)
+        validate.boolean("credits", self.credits)
+        validate.integer("initial_credit_packets", self.initial_credit_packets, minimum=1)
+        validate.integer("reorder_threshold", self.reorder_threshold, minimum=1)
+
+
+def uet(mode: str = "RUD", spray: bool = True, credits: bool = False,
+        initial_credit_packets: int = 8, reorder_threshold: int = 16):
+    """The ``(sender, receiver)`` pair for ``Network.add_flow(transport=...)``.
+
+    ROD never sprays (ordered delivery wants one path). Each call makes fresh credit
+    schedulers, one per receiving host, shared by the flows added with this pair.
+    """
+    config = UETConfig(mode, spray and mode != "ROD", credits, initial_credit_packets, reorder_threshold)
+    schedulers: dict = {}
+    return (partial(UETSender, config=config),
+            partial(UETReceiver, config=config, schedulers=schedulers))
+
+
+class UETSender(Sender):
+    """Selective-repeat sender: window of in-flight bytes, SACK scoreboard, resend queue."""
+
+    def __init__(self, network, flow, host, cc=None, config: UETConfig = UETConfig()) -> None:
+        self.config = config
+        w = network.window_bytes
+        self.max_cwnd_bytes = w if w is not None else specs.value("assume.uet.window_bytes")
+        self.cwnd_bytes = self.max_cwnd_bytes      # NSCC-like control lowers it
+        super().__init__(network, flow, host, cc)
+        n = self.n_packets
+        self.acked = bytearray(n)
+        self.n_acked = 0
+        self.cumulative_acked = 0                  # every seq below it is acknowledged
+        self.next_new = 0
+        self.resend: deque = deque()               # seqs presumed lost, to send again
+        self.in_flight: OrderedDict = OrderedDict()  # tx index -> (seq, wire bytes), send order
+        self.tx_of: dict[int, int] = {}            # seq -> tx index of its latest transmission
+        self.in_flight_bytes = 0
+        self.tx_count = 0
+        self.credits = config.initial_credit_packets if config.credits else math.inf
+        self.trim_nacks = 0
+        self.presumed_lost = 0
+
+    # --- what to send --------------------------------------------------------------
+    def _next_seq(self) -> int | None:
+        while self.resend and self.acked[self.resend[0]]:
+            self.resend.popleft()                  # acknowledged after all
+        if self.resend:
+            return self.resend[0]
+        return self.next_new if self.next_new < self.n_packets else None
+
+    def _wire_bytes(self, seq: int) -> int:
+        return min(self.mtu_bytes, self.flow.size_bytes - seq * self.mtu_bytes) + self.header_bytes
+
+    def has_packet(self) -> bool:
+        seq = self._next_seq()
+        if seq is None or self.credits < 1:
+            return False
+        return not self.in_flight or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes
+
+    def next_size_bytes(self) -> int:
+        seq = self._next_seq()
+        return self._wire_bytes(seq if seq is not None else 0)
+
+    def make_packet(self) -> Packet:
+        seq = self._next_seq()
+        if self.resend and self.resend[0] == seq:
+            self.resend.popleft()
+            self.retransmitted_packets += 1
+        else:
+            self.next_new += 1
+        tx = self.tx_count
+        self.tx_count += 1
+        packet = self.data_packet(seq)
+        if self.config.spray:
+            packet.entropy = (self.flow.entropy + tx) & 0xFFFF
+        packet.info = tx
+        self.in_flight[tx] = (seq, packet.size_bytes)
+        self.tx_of[seq] = tx
+        self.in_flight_bytes += packet.size_bytes
+        self.credits -= 1
+        if self._deadline_s == math.inf:
+            self.arm_timer(self.sim.now_s + self.rto_s)
+        return packet
+
+    # --- what comes back -------------------------------------------------------------
+    def on_control(self, packet) -> None:
+        if packet.kind == CREDIT:
+            self.credits += packet.seq
+            self.host.kick()
+        else:
+            super().on_control(packet)
+
+    def _forget(self, tx: int) -> int | None:
+        """Take transmission ``tx`` out of flight; its seq, or None if it was not in flight."""
+        entry = self.in_flight.pop(tx, None)
+        if entry is None:
+            return None
+        self.in_flight_bytes -= entry[1]
+        return entry[0]
+
+    def _ack(self, seq: int) -> None:
+        if seq < self.n_packets and not self.acked[seq]:
+            self.acked[seq] = 1
+            self.n_acked += 1
+            tx = self.tx_of.get(seq)
+            if tx is not None:
+                self._forget(tx)
+
+    def on_sack(self, packet) -> None:
+        if self.done:
+            return
+        cumulative, bitmap, seq, tx = packet.info[:4]
+        before = self.n_acked
+        for s in range(self.cumulative_acked, cumulative):
+            self._ack(s)
+        self.cumulative_acked = max(self.cumulative_acked, cumulative)
+        while bitmap:                              # walk the set bits of the SACK bitmap
+            low = bitmap & -bitmap
+            self._ack(cumulative + low.bit_length() - 1)
+            bitmap ^= low
+        self._ack(seq)
+        # Presume lost whatever was sent reorder_threshold transmissions before this one.
+        limit = tx - self.config.reorder_threshold
+        while self.in_flight:
+            first = next(iter(self.in_flight))
+            if first >= limit:
+                break
+            self.resend.append(self._forget(first))
+            self.presumed_lost += 1
+        if self.n_acked == self.n_packets:
+            self.finish()
+            return
+        if self.n_acked > before:
+            self.arm_timer(self.sim.now_s + self.rto_s)
+        self.host.kick()
+
+    def on_nack(self, packet) -> None:
+        """A trimmed packet's header arrived: resend that packet first (fast retransmit)."""
+        if self.done:
+            return
+        seq, tx = packet.seq, packet.info
+        self.trim_nacks += 1
+        if self._forget(tx) is not None and not self.acked[seq]:
+            self.resend.appendleft(seq)
+        if self.cc is not None and hasattr(self.cc, "on_trim"):
+            self.cc.on_trim(self, packet)
+        self.host.kick()
+
+    def on_timeout(self) -> None:
+        """No progress for an RTO: presume everything in flight lost; the first resend may go
+        without credit (a dropped packet used a credit the receiver cannot know was lost)."""
+        while self.in_flight:
+            self.resend.append(self._forget(next(iter(self.in_flight))))
+        if self.config.credits and self._next_seq() is not None:
+            self.credits = max(self.credits, 1)
+        self.arm_timer(self.sim.now_s + self.rto_s)
+        self.host.kick()
+
+
+class UETReceiver(Receiver):
+    """Places every packet at its offset on arrival; answers with SACK (or NACK if trimmed)."""
+
+    def __init__(self, network, flow, host, cnp_interval_s=None, config: UETConfig = UETConfig(),
+                 schedulers: dict | None = None) -> None:
+        super().__init__(network, flow, host, cnp_interval_s)
+        self.config = config
+        self.n_packets = max(1, math.ceil(flow.size_bytes / network.mtu_bytes))
+        self.received_mask = 0                      # bit s set: packet s placed
+        self.n_received = 0
+        self.cumulative = 0                         # every packet below it is placed
+        self.trimmed_received = 0
+        self.released_bytes = 0                     # ROD: handed to the application in order
+        self.arrivals = 0                           # data packets and trimmed headers (credit use)
+        self.scheduler = None
+        if config.credits:
+            self.scheduler = schedulers.setdefault(host, CreditScheduler(network, host))
+            self.granted = config.initial_credit_packets
+
+    def place(self, packet) -> None:
+        """Write the payload at its offset (tests override this to check placement)."""
+        self.deliver(packet.offset_bytes, packet.payload_bytes)
+
+    @property
+    def credit_need(self) -> int:
+        """Packets still missing that no outstanding credit covers."""
+        outstanding = max(0, self.granted - self.arrivals)
+        return self.n_packets - self.n_received - outstanding
+
+    def on_packet(self, packet) -> None:
+        self.packets_received += 1
+        self.arrivals += 1
+        seq = packet.seq
+        if packet.trimmed:
+            self.trimmed_received += 1
+            self.send_ack(NACK, seq, packet.info)
+        elif self.received_mask >> seq & 1:
+            self.duplicate_bytes += packet.payload_bytes   # placed before: not delivered again
+            self._sack(packet)
+        else:
+            if seq != self.cumulative:
+                self.out_of_order_packets += 1
+            self.received_mask |= 1 << seq
+            self.n_received += 1
+            self.place(packet)
+            while self.received_mask >> self.cumulative & 1:
+                self.cumulative += 1
+            if self.config.mode == "ROD":
+                self.released_bytes = min(self.flow.size_bytes, self.cumulative * self.network.mtu_bytes)
+            self._sack(packet)
+        if self.scheduler is not None:
+            self.scheduler.wake(self)
+
+    def _sack(self, packet) -> None:
+        bitmap = (self.received_mask >> self.cumulative) & _BITMAP_MASK
+        self.send_ack(SACK, self.cumulative,
+                      (self.cumulative, bitmap, packet.seq, packet.info, packet.ecn, packet.sent_s))
+
+
+class CreditScheduler:
+    """RCCC-like receiver: one credit per packet-time of the host's link, round-robin.
+
+    The request is implied by a flow's first packet; from then on the scheduler
+    grants a credit (a ``CREDIT`` control packet) every ``(mtu + header) * 8 / rate``
+    seconds to the next flow that still needs packets, and sleeps when none does.
+    """
+
+    def __init__(self, network, host) -> None:
+        self.network = network
+        self.sim = network.sim
+        self.host = host
+        self.interval_s = (network.mtu_bytes + network.header_bytes) * 8.0 / host.port.bandwidth_bps
+        self.flows: list = []
+        self._rr = 0
+        self._ticking = False
+        self.credits_sent = 0
+
+    def wake(self, receiver) -> None:
+        if receiver not in self.flows:
+            self.flows.append(receiver)
+        if not self._ticking:
+            self._ticking = True
+            self.sim.after(0.0, self._tick)
+
+    def _tick(self) -> None:
+        n = len(self.flows)
+        for i in range(n):
+            r = self.flows[(self._rr + i) % n]
+            if r.credit_need > 0:
+                self._rr = (self._rr + i + 1) % n
+                r.granted += 1
+                self.credits_sent += 1
+                r.send_ack(CREDIT, 1)
+                self.sim.after(self.interval_s, self._tick)
+                return
+        self._ticking = False                       # nobody needs credit: sleep until woken

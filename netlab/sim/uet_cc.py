@@ -1,0 +1,69 @@
+"""NSCC-like sender congestion control: a window steered by ECN marks and measured delay.
+
+Ultra Ethernet's Network-Signaled Congestion Control (NSCC) keeps a congestion
+window per sender and adapts it to two signals carried back in ACKs: the round-trip
+time and the ECN congestion-experienced bit [nwktimes-nscc]. The reference
+provider ships a partial implementation [uet-ref-prov]. The rule below is
+netlab's simplification in that spirit, not the specification's algorithm: each
+SACK carries the echoed ECN bit and the packet's send time, and the window
+``cwnd_bytes`` (read by :class:`~netlab.sim.uet.UETSender`) moves by quadrant::
+
+    ECN marked, RTT above target    multiplicative decrease, at most once per RTT:
+                                    cwnd -= cwnd * md_factor
+    ECN marked, RTT below target    hold (a queue is forming; it is still short)
+    no mark,    RTT above target    gentle increase: + ai_bytes * acked / cwnd
+    no mark,    RTT below target    fast increase:  + fi_bytes * acked / cwnd
+
+A trimmed packet's NACK counts as a marked, high-delay ACK; a timeout resets the
+window to one packet. The window stays in ``[one packet, max_cwnd_bytes]``.
+"""
+
+from __future__ import annotations
+
+from netlab import validate
+from netlab.sim.cc import CongestionControl
+
+
+class NSCC(CongestionControl):
+    """Window-based ECN + delay control for :class:`~netlab.sim.uet.UETSender`."""
+
+    def __init__(self, target_rtt_s: float = 20e-6, md_factor: float = 0.3,
+                 ai_bytes: float = 4096.0, fi_bytes: float = 16384.0) -> None:
+        self.target_rtt_s = validate.positive("target_rtt_s", target_rtt_s)
+        self.md_factor = validate.in_range("md_factor", md_factor, 0.0, 1.0, low_open=True, high_open=True)
+        self.ai_bytes = validate.non_negative("ai_bytes", ai_bytes)
+        self.fi_bytes = validate.non_negative("fi_bytes", fi_bytes)
+        self.decreases = 0
+        self.window_trace: list[tuple[float, float]] = []   # (time_s, cwnd_bytes) after each decrease
+
+    def attach(self, sender) -> None:
+        self.sender = sender
+        self._last_decrease_s = -1.0
+        self._min_cwnd = sender.mtu_bytes + sender.header_bytes
+
+    def _decrease(self, sender) -> None:
+        now = sender.sim.now_s
+        if now - self._last_decrease_s < self.target_rtt_s:
+            return                                  # once per round trip
+        self._last_decrease_s = now
+        sender.cwnd_bytes = max(self._min_cwnd, sender.cwnd_bytes * (1.0 - self.md_factor))
+        self.decreases += 1
+        self.window_trace.append((now, sender.cwnd_bytes))
+
+    def on_ack(self, sender, packet) -> None:
+        info = packet.info
+        ecn, sent_s = info[4], info[5]
+        rtt = sender.sim.now_s - sent_s
+        high = rtt > self.target_rtt_s
+        if ecn and high:
+            self._decrease(sender)
+        elif not ecn:
+            step = self.ai_bytes if high else self.fi_bytes
+            acked = sender.mtu_bytes
+            sender.cwnd_bytes = min(sender.max_cwnd_bytes, sender.cwnd_bytes + step * acked / sender.cwnd_bytes)
+
+    def on_trim(self, sender, packet) -> None:
+        self._decrease(sender)
+
+    def on_timeout(self, sender) -> None:
+        sender.cwnd_bytes = self._min_cwnd
