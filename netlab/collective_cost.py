@@ -14,8 +14,9 @@ rate ``B`` (bit/s, one-way) the textbook forms are {cite:p}`thakur-collectives-2
 * hierarchical all-reduce over ``m`` domains of ``d`` ranks: reduce-scatter inside a
   domain, all-reduce of each ``N/d`` shard across domains, all-gather inside:
   ``2(d-1)(a_in + 8N/(d B_in)) + 2(m-1)(a_out + 8N/(d m B_out))``;
-* in-network reduction (SHARP): each rank sends ``N`` into the switch and receives
-  the reduced ``N`` back, ``8N/B``; NVLink SHARP (NVLS) moves ``(n+1)/n N`` per port.
+* in-network reduction (SHARP), pipelined in ``k`` chunks: each rank sends ``N`` into
+  the switch and receives the reduced ``N`` back, ``(k+1)(alpha + 8N/(kB))``; NVLink
+  SHARP (NVLS) moves ``(n+1)/n N`` per port.
 
 nccl-tests reports ``algbw = S / t`` and ``busbw = algbw * factor`` with the factors
 of :data:`BUSBW_FACTORS` {cite:p}`nccl-tests-performance`, so that busbw can be set
@@ -228,20 +229,34 @@ def hierarchical_all_reduce_time(n_bytes: float, domain_size: int, n_domains: in
 
 
 def in_network_all_reduce_time(n_bytes: float, world_size: int, alpha_s: float,
-                               bandwidth_bps: float, variant: str = "switch") -> CollectiveTime:
-    """All-reduce reduced inside the switch (SHARP), pipelined: one way up, one way down.
+                               bandwidth_bps: float, variant: str = "switch",
+                               n_pipeline_chunks: int | None = None) -> CollectiveTime:
+    """All-reduce summed inside the switch (SHARP), pipelined in ``k`` chunks.
 
-    ``variant="switch"`` (InfiniBand SHARP aggregation): each port sends ``N`` and
-    receives ``N`` concurrently, ``2 alpha + 8N/B``. ``variant="nvls"`` (NVLink SHARP
-    as NCCL uses it: reduce-scatter through the switch, then a multicast all-gather):
-    each port moves ``(n+1)/n N`` each way, ``2 alpha + (n+1)/n * 8N/B``, which is the
-    maintainer's ``algbw = busbw * n/(n+1)`` {cite:p}`nccl-tests-pr-239`. The
-    ``busbw_bps`` field uses the point-to-point factor, as nccl-tests does by default.
+    ``variant="switch"`` (InfiniBand SHARP aggregation): at each of ``k + 1`` steps a
+    port sends one chunk up while it receives the previous, reduced chunk back:
+    ``(k+1)(alpha + 8N/(k B))``, tending to ``8N/B`` - half the ring's traffic.
+    ``variant="nvls"`` (NVLink SHARP as NCCL uses it: reduce-scatter through the
+    switch, then a multicast all-gather) moves ``(n+1)/n N`` per port each way, so its
+    transfer term is ``(n+1)/n`` times larger: the maintainer's
+    ``algbw = busbw * n/(n+1)`` {cite:p}`nccl-tests-pr-239`. ``k = None`` picks the best
+    ``k`` (about ``sqrt(8N share / (alpha B))``). ``busbw_bps`` uses the point-to-point
+    factor ``2(n-1)/n``, as nccl-tests does unless ``NCCL_ALGO`` names NVLS.
     """
     N, n, a, B = _checked(n_bytes, world_size, alpha_s, bandwidth_bps)
     variant = validate.choice("variant", variant, ("switch", "nvls"))
     share = 1.0 if variant == "switch" else (n + 1) / n
-    return _result("all_reduce", f"in-network ({variant})", N, n, 2 * a, share * 8 * N / B)
+
+    def time_for(k):
+        return (k + 1) * a, (k + 1) / k * share * 8 * N / B
+
+    if n_pipeline_chunks is None:
+        guess = math.sqrt(share * 8 * N / (a * B)) if a > 0 else 4096.0
+        candidates = {max(1, min(4096, int(guess) + d)) for d in (-1, 0, 1)} | {1}
+        k = min(candidates, key=lambda c: sum(time_for(c)))
+    else:
+        k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
+    return _result("all_reduce", f"in-network {variant} (k={k})", N, n, *time_for(k))
 
 
 def ring_tree_crossover_bytes(world_size: int, alpha_s: float, bandwidth_bps: float) -> float:

@@ -24,7 +24,8 @@ API = {
     cc.hierarchical_all_reduce_time: dict(n_bytes=1e6, domain_size=8, n_domains=4, intra_alpha_s=2e-6,
                                           intra_bandwidth_bps=3.6e12, inter_alpha_s=5e-6,
                                           inter_bandwidth_bps=400e9),
-    cc.in_network_all_reduce_time: dict(n_bytes=1e6, world_size=8, alpha_s=5e-6, bandwidth_bps=400e9),
+    cc.in_network_all_reduce_time: dict(n_bytes=1e6, world_size=8, alpha_s=5e-6, bandwidth_bps=400e9,
+                                        n_pipeline_chunks=8),
     cc.ring_tree_crossover_bytes: dict(world_size=16, alpha_s=5e-6, bandwidth_bps=400e9),
     cc.straggler_ring_all_reduce_time: dict(n_bytes=1e6, link_bandwidths_bps=[400e9] * 4, alpha_s=5e-6),
 }
@@ -113,10 +114,16 @@ def test_hierarchical_hand_computed():
 
 
 def test_in_network_variants():
-    # switch: 2a + N/B; nvls: 2a + (n+1)/n N/B. N = 1 GB at 400 Gb/s = 20 ms.
-    assert cc.in_network_all_reduce_time(1e9, 8, 1e-6, 400e9).time_s == pytest.approx(2e-6 + 20e-3)
-    assert cc.in_network_all_reduce_time(1e9, 8, 1e-6, 400e9, variant="nvls").time_s == \
-        pytest.approx(2e-6 + 9 / 8 * 20e-3)
+    # switch, k chunks: (k+1)(a + N/(kB)). N = 1 GB at 400 Gb/s = 20 ms; k = 4, a = 1 us:
+    # 5 us + 5/4 * 20 ms = 25.005 ms. NVLS multiplies the transfer term by (n+1)/n = 9/8.
+    assert cc.in_network_all_reduce_time(1e9, 8, 1e-6, 400e9, n_pipeline_chunks=4).time_s == \
+        pytest.approx(5e-6 + 25e-3)
+    assert cc.in_network_all_reduce_time(1e9, 8, 1e-6, 400e9, "nvls", 4).time_s == \
+        pytest.approx(5e-6 + 9 / 8 * 25e-3)
+    # best k: transfer term near N/B = 20 ms, half of the ring's 2(n-1)/n N/B = 35 ms
+    best = cc.in_network_all_reduce_time(1e9, 8, 1e-6, 400e9)
+    assert 20e-3 < best.time_s < 20.5e-3
+    assert best.time_s < cc.ring_all_reduce_time(1e9, 8, 1e-6, 400e9).time_s * 0.6
 
 
 def test_dbt_bandwidth_term_approaches_twice_message():
