@@ -103,7 +103,7 @@ from netlab.sim.host import Host
 from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender
 from netlab.sim.cc import DCQCN, CongestionControl
 from netlab.sim.network import Flow, Network
-from netlab.sim.results import FlowResult, PortStats, QueueTrace, RunResult
+from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult
 from netlab.sim.topology import chain, leaf_spine, ring, single_switch
 
 __all__ = [
@@ -112,6 +112,6 @@ __all__ = [
     "LoadBalancer", "ECMP", "Lossy", "PFC", "Credits", "Switch", "Host",
     "Sender", "Receiver", "GoBackN", "GoBackNSender", "GoBackNReceiver",
     "CongestionControl", "DCQCN", "Network", "Flow",
-    "RunResult", "FlowResult", "PortStats", "QueueTrace",
+    "RunResult", "FlowResult", "FlowTrace", "PortStats", "QueueTrace",
     "single_switch", "chain", "ring", "leaf_spine",
 ]

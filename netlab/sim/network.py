@@ -5,9 +5,9 @@ switches, the links between them and the flows. Routing is shortest-path by hop
 count; where several next hops are equally short, the switch's load balancer
 chooses per packet. :meth:`Network.run` starts every flow at its start time and
 stops when every flow has been delivered, when ``until_s`` or ``max_events`` is
-reached, or when a PFC deadlock is detected: a cycle of switches, each holding
-packets for the next on a port the next has paused, that persists for a whole
-``deadlock_check_s`` interval with none of its pauses lifted.
+reached, or when a deadlock is detected: a cycle of switches, each holding packets
+for the next on a port the next has paused (PFC) or gives no credit for, that sends
+nothing for a whole ``deadlock_check_s`` interval.
 
 Accounting of data bytes (wire size, resends included), checked by the tests::
 
@@ -23,7 +23,7 @@ from netlab import specs, validate
 from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
 from netlab.sim.host import Host
 from netlab.sim.packet import DATA
-from netlab.sim.results import FlowResult, PortStats, QueueTrace, RunResult
+from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult
 from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
 from netlab.sim.queues import DropTail
 from netlab.sim.transport import GoBackN
@@ -79,6 +79,7 @@ class Network:
         self._ran = False
         self._periodic = 0
         self._traces: dict[str, tuple] = {}
+        self._flow_sampling = None
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
@@ -181,6 +182,10 @@ class Network:
                 raise ValueError(f"no switch port {name!r}")
             self._traces[name] = (sw.queues[int(rest[:-1])], interval_s, [], [])
 
+    def sample_flows(self, interval_s: float) -> None:
+        """Record every flow's delivered bytes every ``interval_s`` (see ``FlowTrace``)."""
+        self._flow_sampling = (validate.positive("interval_s", interval_s), [], [])
+
     # --- internal callbacks --------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
         if not isinstance(name, str) or not name:
@@ -242,8 +247,9 @@ class Network:
             deadlock_check_s: float | None = None) -> RunResult:
         """Run the flows; always bounded by ``until_s`` and ``max_events``.
 
-        ``deadlock_check_s`` (default: 50 round trips of the slowest link, at least
-        10 µs) is how often PFC networks are checked for a persisting pause cycle.
+        ``deadlock_check_s`` (default: 100 round trips of the slowest link, at least
+        50 µs) is how often lossless networks are checked for a cycle of blocked
+        ports; a cycle that sends nothing for a whole interval is a deadlock.
         """
         if self._ran:
             raise RuntimeError("a Network runs once; build a new one to run again")
@@ -266,12 +272,15 @@ class Network:
         for name, (queue, interval, times, values) in self._traces.items():
             self._periodic += 1
             self.sim.at(0.0, self._sample, queue, interval, times, values)
+        if self._flow_sampling is not None:
+            self._periodic += 1
+            self.sim.at(0.0, self._sample_flows)
         self.deadlock_cycle: tuple[str, ...] = ()
-        if any(isinstance(s.flow_control, PFC) for s in self.switches.values()):
+        if any(isinstance(s.flow_control, (PFC, Credits)) for s in self.switches.values()):
             if deadlock_check_s is None:
                 slowest = max((2 * p.propagation_s + (self.mtu_bytes + self.header_bytes) * 8 / p.bandwidth_bps)
                               for s in self.switches.values() for p in s.ports)
-                deadlock_check_s = max(10e-6, 50 * slowest)
+                deadlock_check_s = max(50e-6, 100 * slowest)
             deadlock_check_s = validate.positive("deadlock_check_s", deadlock_check_s)
             self._periodic += 1
             self.sim.after(deadlock_check_s, self._deadlock_check, deadlock_check_s, None)
@@ -290,12 +299,32 @@ class Network:
         else:
             self._periodic -= 1
 
-    def paused_cycle(self) -> list:
-        """Ports on a cycle of switches each holding packets on a port the next has paused."""
-        edges = {}
-        for sw in self.switches.values():
-            edges[sw] = [p for p in sw.ports if p.n_paused and isinstance(p.peer, Switch)
-                         and any(sw.queues[p.index].fifos[k] for k in range(sw.n_priorities) if p.paused[k])]
+    def _sample_flows(self) -> None:
+        interval, times, values = self._flow_sampling
+        times.append(self.sim.now_s)
+        values.append([f.receiver.delivered_bytes for f in self.flows])
+        if self._keep_going():
+            self.sim.after(interval, self._sample_flows)
+        else:
+            self._periodic -= 1
+
+    @staticmethod
+    def _blocked(sw, port) -> bool:
+        """Does ``port`` hold packets it may not send (paused priority, or no credit)?"""
+        queue = sw.queues[port.index]
+        for prio in range(sw.n_priorities - 1, -1, -1):
+            fifo = queue.fifos[prio]
+            if fifo:
+                if port.paused[prio]:
+                    continue
+                return port.credits_bytes is not None and fifo[0].size_bytes > port.credits_bytes
+        return queue.packets > 0
+
+    def blocked_cycle(self) -> list:
+        """Ports on a cycle of switches, each holding packets on a port that the next
+        switch has paused (PFC) or gives no credit for -- a cyclic buffer dependency."""
+        edges = {sw: [p for p in sw.ports if isinstance(p.peer, Switch) and self._blocked(sw, p)]
+                 for sw in self.switches.values()}
         state, stack = {}, []
 
         def visit(sw):                            # depth-first search for a back edge
@@ -322,9 +351,9 @@ class Network:
         return []
 
     def _deadlock_check(self, interval: float, previous) -> None:
-        cycle = self.paused_cycle()
-        snapshot = tuple((p.name, p.pause_events) for p in cycle)
-        if cycle and previous is not None and snapshot == previous:
+        cycle = self.blocked_cycle()
+        snapshot = tuple((p.name, p.tx_packets, p.pause_events) for p in cycle)
+        if cycle and snapshot == previous:       # same cycle, nothing sent for a whole interval
             self.deadlock_cycle = tuple(p.node.name for p in cycle) + (cycle[0].node.name,)
             self._periodic -= 1
             self.sim.stop("deadlock")
@@ -363,8 +392,13 @@ class Network:
                     queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == DATA)
         traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
                        for name, (_, interval, t, v) in self._traces.items())
+        flow_traces = ()
+        if self._flow_sampling is not None:
+            interval, times, values = self._flow_sampling
+            flow_traces = tuple(FlowTrace(f.flow_id, interval, tuple(times), tuple(v[i] for v in values))
+                                for i, f in enumerate(self.flows))
         return RunResult(
-            stop_reason=reason, time_s=now, events_processed=self.sim.events_processed,
+            flow_traces=flow_traces, stop_reason=reason, time_s=now, events_processed=self.sim.events_processed,
             flows=tuple(flows), ports=tuple(ports), queue_traces=traces,
             dropped_packets=self.dropped_packets, dropped_bytes=self.dropped_bytes,
             pfc_frames=self.pfc_frames, sent_bytes=self.sent_bytes, received_bytes=self.received_bytes,

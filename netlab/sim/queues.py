@@ -10,8 +10,8 @@ returns a packet cut down to its header instead of ``None``.
 
 A policy may also mark ECN: :class:`ECNMarking` is the RED-style rule DCQCN
 relies on -- no marks below ``kmin_bytes`` of queue, probability rising linearly
-to ``pmax`` at ``kmax_bytes``, every packet above (references: ``zhu2015dcqcn``,
-``floyd1993red``).
+to ``pmax`` at ``kmax_bytes``, every packet above (references: ``zhu-dcqcn``,
+``floyd-red``).
 """
 
 from __future__ import annotations

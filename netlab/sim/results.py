@@ -71,6 +71,21 @@ class QueueTrace:
 
 
 @dataclass(frozen=True)
+class FlowTrace:
+    """Bytes one flow's receiver held, sampled every ``interval_s`` (differences give rates)."""
+
+    flow_id: int
+    interval_s: float
+    time_s: tuple[float, ...]
+    delivered_bytes: tuple[int, ...]
+
+    def rates_bps(self) -> tuple[float, ...]:
+        """Goodput in each sampling interval, bit/s."""
+        d, t = self.delivered_bytes, self.time_s
+        return tuple((d[i] - d[i - 1]) * 8 / (t[i] - t[i - 1]) for i in range(1, len(d)))
+
+
+@dataclass(frozen=True)
 class RunResult:
     """Everything a run reports. ``stop_reason``: ``"complete"`` (every flow done),
     ``"idle"`` (nothing left to do), ``"until"``, ``"max_events"`` or ``"deadlock"``."""
@@ -89,6 +104,7 @@ class RunResult:
     trimmed_bytes: int           # bytes cut off by trimming queues
     in_flight_bytes: int         # data bytes still in queues, switch pipelines or on wires
     deadlock_cycle: tuple[str, ...] = ()
+    flow_traces: tuple[FlowTrace, ...] = ()
 
     @property
     def all_finished(self) -> bool:

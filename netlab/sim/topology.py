@@ -55,10 +55,9 @@ def chain(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
 
 def ring(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
          propagation_s: float | None = None, clockwise: bool = False, **network_kwargs) -> Network:
-    """Switches ``s0..s{n-1}`` in a ring (port 0 of ``s{i}`` goes to ``s{i+1}``, port 1 to
-    ``s{i-1}``), hosts numbered as in :func:`chain`. With ``clockwise=True`` every switch
-    forwards to remote hosts only through port 0 -- the cyclic buffer dependency
-    behind a PFC deadlock."""
+    """Switches ``s0..s{n-1}`` in a ring, hosts numbered as in :func:`chain`. With
+    ``clockwise=True`` every switch forwards to remote hosts only towards ``s{i+1}``
+    -- a cyclic buffer dependency, the precondition of a PFC (or credit) deadlock."""
     n_switches = validate.integer("n_switches", n_switches, minimum=3)
     hosts_per_switch = validate.integer("hosts_per_switch", hosts_per_switch, minimum=1)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
@@ -75,9 +74,11 @@ def ring(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
             net.connect(name, f"s{i}", bandwidth_bps, propagation_s)
     if clockwise:
         for i in range(n_switches):
+            sw = net.switches[f"s{i}"]
+            nxt = next(p.index for p in sw.ports if p.peer.name == f"s{(i + 1) % n_switches}")
             for h in range(n_switches * hosts_per_switch):
                 if h // hosts_per_switch != i:
-                    net.set_route(f"s{i}", f"h{h}", [0])
+                    net.set_route(sw, f"h{h}", [nxt])
     return net
 
 
