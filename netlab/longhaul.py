@@ -19,7 +19,7 @@ consequences follow.
   the distance: ``2 (alpha + RTT/2) + n / (p * beta_cross)``, where ``beta_cross``
   is the long link's rate per rank, or less when the window caps it.
 
-Costs compose :func:`netlab.links.alpha_beta`; rates are one-way.
+Phase costs are :mod:`netlab.collective_cost`'s ring closed forms (chapter 6); their sum is\nits ``hierarchical_all_reduce_time`` with two domains. Rates are one-way.
 References: ``hnkoptic-g657-datasheet``, ``mapyourtech-fiber``, ``nvidia-xgs-blog``, ``brainai-xgs``.
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netlab import links, validate
+from netlab import collective_cost, links, validate
 from netlab.units import format_bytes, format_rate, format_time
 
 
@@ -141,12 +141,12 @@ def two_site_allreduce(n_bytes: float, ranks_per_site: int, distance_m: float, i
     link = long_link(distance_m, cross_bandwidth_bps)
     cross_rate = cross_bandwidth_bps if window_bytes is None else window_limited_rate(
         window_bytes, link.rtt_s + 2 * intra_alpha_s, cross_bandwidth_bps)
-    ring_step = links.alpha_beta(n_bytes / p, intra_alpha_s, intra_bandwidth_bps).time_s
-    intra_s = (p - 1) * ring_step
-    cross_step = links.alpha_beta(n_bytes / (2 * p), intra_alpha_s + link.one_way_s, cross_rate).time_s
-    cross_s = 2 * cross_step
-    return TwoSiteAllReduce(n_bytes=n_bytes, ranks_per_site=p, distance_m=distance_m, reduce_scatter_s=intra_s,
-                            cross_site_s=cross_s, all_gather_s=intra_s, time_s=2 * intra_s + cross_s,
+    rs_s = collective_cost.ring_reduce_scatter_time(n_bytes, p, intra_alpha_s, intra_bandwidth_bps).time_s
+    cross_s = collective_cost.ring_all_reduce_time(n_bytes / p, 2, intra_alpha_s + link.one_way_s,
+                                                   cross_rate).time_s
+    ag_s = collective_cost.ring_all_gather_time(n_bytes, p, intra_alpha_s, intra_bandwidth_bps).time_s
+    return TwoSiteAllReduce(n_bytes=n_bytes, ranks_per_site=p, distance_m=distance_m, reduce_scatter_s=rs_s,
+                            cross_site_s=cross_s, all_gather_s=ag_s, time_s=rs_s + cross_s + ag_s,
                             cross_rate_bps=cross_rate)
 
 

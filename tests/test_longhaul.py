@@ -3,7 +3,7 @@
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from netlab import longhaul
+from netlab import collective_cost, longhaul
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 C = 299_792_458.0
@@ -86,3 +86,14 @@ def test_speedup_grows_with_distance(d1, d2, w):
     s_near = longhaul.distance_aware_speedup(1e9, 8, near, 3.6e12, 5e-6, 800e9, w)
     s_far = longhaul.distance_aware_speedup(1e9, 8, far, 3.6e12, 5e-6, 800e9, w)
     assert 1.0 <= s_near <= s_far * (1 + 1e-12)
+
+
+@settings(deadline=None)
+@given(n=st.floats(1e3, 1e10), p=st.integers(1, 64), d=st.floats(0, 2e6))
+def test_matches_chapter_6_hierarchical_all_reduce(n, p, d):
+    """The sum of the phases is collective_cost's hierarchical all-reduce over two domains, with the
+    one-way fibre delay added to the cross-domain alpha."""
+    r = longhaul.two_site_allreduce(n, p, d, 3.6e12, 3e-6, 400e9)
+    ref = collective_cost.hierarchical_all_reduce_time(n, p, 2, 3e-6, 3.6e12,
+                                                       3e-6 + longhaul.long_link(d, 400e9).one_way_s, 400e9)
+    assert r.time_s == pytest.approx(ref.time_s, rel=1e-9)

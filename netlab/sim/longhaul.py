@@ -12,9 +12,11 @@ Two experiments run on it, each set beside its closed form in
 * :func:`dcqcn_overshoot`: ``n_senders`` DCQCN flows from A to B share the long link.
   The queue in front of it is marked (ECN) at ``kmin_bytes``, but the senders hear
   of it only when a CNP comes back from site B, about one round trip later; until
-  then the excess rate keeps filling the queue, so its peak grows like
-  ``kmin + (n - 1) * B * RTT / 8``. Distance-aware control must size buffers and
-  reactions to that RTT.
+  then the excess rate keeps filling the queue. The peak is a fixed part (marking
+  starts at ``kmin``, the marked packet waits its turn, marks are random) plus one
+  RTT of the excess rate, ``(n - 1) * B * RTT / 8``: every extra microsecond of
+  round trip costs ``(n - 1) * B * 1 µs`` more buffer. Distance-aware control must
+  size buffers and reactions to that RTT.
 
 Timers: go-back-N's retransmission timeout must exceed the long RTT, so both
 scenarios set ``rto_s`` to several round trips unless told otherwise.
@@ -57,6 +59,9 @@ def base_rtt(net: Network, data_bytes: int) -> float:
     """Unloaded round trip of a ``data_bytes`` packet from ``h0`` (site A) to the last host
     (site B) and its ACK back: on each of the three links, propagation both ways plus the
     data and ACK serializations (switches store and forward)."""
+    data_bytes = validate.integer("data_bytes", data_bytes, minimum=1)
+    if not isinstance(net, Network) or "h0" not in net.hosts or set(net.switches) != {"s0", "s1"}:
+        raise TypeError("net must be a Network built by two_sites()")
     path = (net.hosts["h0"].port, net.switches["s0"].ports[0], net.hosts[f"h{len(net.hosts) - 1}"].port)
     return sum(2 * port.propagation_s + (data_bytes + net.ack_bytes) * 8 / port.bandwidth_bps for port in path)
 
@@ -126,13 +131,13 @@ class OvershootRun:
     rtt_s: float
     kmin_bytes: float
     peak_queue_bytes: float           # simulated, at s0's port to the long link
-    predicted_peak_bytes: float       # kmin + (n - 1) * B * RTT / 8
+    rtt_excess_bytes: float           # (n - 1) * B * RTT / 8: one round trip of the excess rate
     dropped_packets: int
 
     def __repr__(self) -> str:
         return (f"OvershootRun({self.distance_m / 1e3:g} km, {self.n_senders} DCQCN senders, RTT "
-                f"{format_time(self.rtt_s)}: peak queue {format_bytes(self.peak_queue_bytes)} vs "
-                f"{format_bytes(self.predicted_peak_bytes)} predicted)")
+                f"{format_time(self.rtt_s)}: peak queue {format_bytes(self.peak_queue_bytes)}, of which one RTT "
+                f"of excess rate is {format_bytes(self.rtt_excess_bytes)})")
 
 
 def dcqcn_overshoot(distance_m: float, bandwidth_bps: float, n_senders: int = 2, size_bytes: int = 2_000_000,
@@ -155,5 +160,5 @@ def dcqcn_overshoot(distance_m: float, bandwidth_bps: float, n_senders: int = 2,
     peak = next(p.max_queue_bytes for p in result.ports if p.name == "s0[0]")
     return OvershootRun(distance_m=distance_m, n_senders=n, rtt_s=rtt, kmin_bytes=kmin_bytes,
                         peak_queue_bytes=peak,
-                        predicted_peak_bytes=kmin_bytes + (n - 1) * bandwidth_bps * rtt / 8,
+                        rtt_excess_bytes=(n - 1) * bandwidth_bps * rtt / 8,
                         dropped_packets=result.dropped_packets)
