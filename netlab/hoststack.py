@@ -33,6 +33,13 @@ from netlab import specs, validate
 from netlab.units import format_bytes, format_rate, format_time
 
 PATHS = ("tcp", "rdma", "gpudirect")
+CATEGORIES = {  # step -> the kind of work it is, for breakdown plots
+    "cudaMemcpy GPU->host": "GPU staging copies", "cudaMemcpy host->GPU": "GPU staging copies",
+    "send(): syscall + copy + TCP/IP": "kernel: calls, stack, copies",
+    "interrupt + TCP/IP receive": "kernel: calls, stack, copies",
+    "wake-up + recv(): syscall + copy": "kernel: calls, stack, copies",
+    "NIC DMA + wire": "NIC + wire", "post + doorbell": "verbs: post + poll", "poll completion": "verbs: post + poll",
+}
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,13 @@ class HostPathTime:
     sender_cpu_s: float
     receiver_cpu_s: float
     copies: int                            # times the payload is copied in memory on the way
+
+    def by_category(self) -> dict[str, float]:
+        """Seconds per kind of work (see :data:`CATEGORIES`), every category present (0 if unused)."""
+        out = dict.fromkeys(dict.fromkeys(CATEGORIES.values()), 0.0)
+        for step, t in self.steps:
+            out[CATEGORIES[step]] += t
+        return out
 
     def __repr__(self) -> str:
         where = "GPU" if self.data_in_gpu else "host"

@@ -150,3 +150,12 @@ def test_reprs_read_well():
     assert "cores" in repr(hoststack.cores_needed("tcp", 100e9, 1 << 20))
     assert "pages" in repr(hoststack.registration_time(2**20))
     assert "less" in repr(hoststack.gpudirect_gain(4096, 100e9))
+
+
+def test_categories_cover_every_step_and_add_up():
+    for path, gpu in (("tcp", True), ("rdma", True), ("gpudirect", True), ("tcp", False)):
+        r = hoststack.host_path_latency(path, 1 << 20, 400e9, data_in_gpu=gpu)
+        cats = r.by_category()
+        assert sum(cats.values()) == pytest.approx(r.latency_s)
+        assert (cats["GPU staging copies"] > 0) == (gpu and path != "gpudirect")
+        assert (cats["kernel: calls, stack, copies"] > 0) == (path == "tcp")

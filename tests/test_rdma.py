@@ -404,3 +404,12 @@ def test_poll_bad_input_and_reprs():
     assert "lkey" in repr(ma)
     a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey))
     assert "IBV_WC_SUCCESS" in repr(a.send_cq.poll()[0])
+
+
+def test_unsignaled_sends_complete_silently_unless_they_fail():
+    a, b = pair()
+    xa, ma, xb, mb = buffers(a, b)
+    a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(0, 8),), mb.addr, mb.rkey, signaled=False))
+    assert len(a.send_cq) == 0 and np.array_equal(xb[:8], xa[:8])
+    a.qp.post_send(SendWR(2, Opcode.RDMA_WRITE, (ma.sge(0, 8),), mb.addr, mb.rkey + 1, signaled=False))
+    assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR

@@ -66,6 +66,7 @@ class SendWR:
     imm_data: int | None = None
     compare_add: int = 0     # FETCH_AND_ADD: the addend; CMP_AND_SWP: the value compared
     swap: int = 0
+    signaled: bool = True    # False: no completion on success (IBV_SEND_SIGNALED unset); errors always complete
 
 
 @dataclass(frozen=True)
@@ -200,6 +201,8 @@ class QueuePair:
 
     def _complete(self, wr: SendWR, status: WCStatus, time_s: float, byte_len: int = 0) -> None:
         self._last_send_done_s = max(self._last_send_done_s, time_s)
+        if status is WCStatus.SUCCESS and not wr.signaled:
+            return
         self.send_cq.push(WorkCompletion(wr.wr_id, status, _WC_OF[wr.opcode], self.qp_num, byte_len,
                                          time_s=self._last_send_done_s))
 
