@@ -26,3 +26,10 @@ register(
          "netlab-assumptions", "2026", "assumption", "-", published="40 %",
          note="Meta reports 380-430 TFLOPS per H100 (38-43 %) for Llama 3.1 405B; MegaScale 55 %."),
 )
+
+register(
+    Spec("assume.cpo_optics_price_vs_lpo", 1.0, "1",
+         "Price of co-packaged optics per port relative to an 800G LPO module (capstone cost model)",
+         "netlab-assumptions", "2026", "assumption", "-", published="1.0x",
+         note="No CPO price was found; change it to see how the design ranking moves."),
+)

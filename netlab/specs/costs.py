@@ -31,3 +31,24 @@ register(
          "Model FLOPs utilisation training a 175B model on 12,288 GPUs (MegaScale)",
          "jiang-megascale", "2024", "measured", "P", published="55.2 % MFU"),
 )
+
+# --- network and rack street prices (low-quality sources: ranges, labelled estimates) ------
+register(
+    Spec("cost.switch_64x800g.price_low", 150_000, "USD", "64-port 800G Ethernet switch, street price, low end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$150,000",
+         note="An optics vendor's blog; no vendor list price was found for any AI switch."),
+    Spec("cost.switch_64x800g.price_high", 250_000, "USD", "64-port 800G Ethernet switch, street price, high end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$250,000"),
+    Spec("cost.optics_800g_dr8.price_low", 1_100, "USD", "800G OSFP DR8 transceiver, street price, low end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$1,100"),
+    Spec("cost.optics_800g_dr8.price_high", 1_400, "USD", "800G OSFP DR8 transceiver, street price, high end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$1,400"),
+    Spec("cost.optics_800g_lpo.price_low", 700, "USD", "800G linear pluggable (LPO) transceiver, low end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$700"),
+    Spec("cost.optics_800g_lpo.price_high", 900, "USD", "800G linear pluggable (LPO) transceiver, high end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$900"),
+    Spec("cost.gb200_nvl72.price_low", 2_000_000, "USD", "GB200 NVL72 rack (72 GPUs), low end of estimates",
+         "xataka-nvl72-price", "2025", "estimate", "S", published="$2 M"),
+    Spec("cost.gb200_nvl72.price_high", 3_100_000, "USD", "GB200 NVL72 rack (72 GPUs), high end of estimates",
+         "xataka-nvl72-price", "2025", "estimate", "S", published="$3.1 M"),
+)

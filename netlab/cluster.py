@@ -1,0 +1,226 @@
+"""Cluster: design an AI factory by composing the models of chapters 1-10.
+
+A design is a handful of choices: how many GPUs, which scale-up domain they sit
+in (an 8-GPU NVLink node, an NVL72 rack, or a PCIe mesh), which switch builds the
+scale-out fabric and how oversubscribed it is, how traffic is spread over its
+paths (per-flow ECMP hashing, per-packet spraying, adaptive routing), which
+optics connect it, and how the model is laid out (tensor, pipeline and data
+parallelism). :func:`evaluate` turns a design and a workload into a step time,
+its scaling efficiency, the training time, capital cost, facility power and
+tokens per joule, by calling the chapters' own functions, never copies of them:
+
+* memory and compute per step: :mod:`netlab.memory`, :mod:`netlab.parallelism` (chapter 1);
+* tensor-parallel all-reduces inside a domain: :func:`netlab.inference.tp_all_reduce_time` (chapter 7);
+* the data-parallel gradient all-reduce across domains:
+  :func:`netlab.scaleup.hierarchical_all_reduce` (chapters 6-7), with the scale-out
+  rate reduced by the load-balancing scheme (:mod:`netlab.ecmp`, chapter 5) and by
+  oversubscription;
+* the fabric's switches and transceivers: :func:`netlab.fabric.for_switch` (chapter 5);
+* facility power: :func:`netlab.power.site_power` (chapter 9).
+
+Step time = compute + pipeline bubble + tensor-parallel + pipeline transfers + the
+exposed part of the gradient all-reduce. Capital cost is a range, because the
+prices behind it are street-price estimates (see the registry's ``cost.*``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+import math
+
+from netlab import ecmp, fabric, inference, parallelism, power, scaleup, specs, validate
+from netlab.units import format_power, format_time
+
+LOAD_BALANCING = ("ecmp", "spraying", "adaptive")
+TRAINING_BYTES_PER_PARAM = 16.0   # mixed-precision Adam, ZeRO accounting (chapter 1)
+MTU_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A training job: model shape, tokens per optimizer step, and tokens to train on."""
+
+    n_params: float
+    n_layers: int
+    hidden: int
+    seq_len: int
+    tokens_per_step: float
+    n_tokens: float
+    micro_batch: int = 1
+
+
+@dataclass(frozen=True)
+class Design:
+    """The choices an architect makes. Names are keys of the chapters' tables."""
+
+    name: str
+    n_gpus: int
+    domain: str = "dgx-h100"            # netlab.scaleup.PRESETS
+    switch: str = "quantum2"            # netlab.fabric.SWITCHES
+    oversubscription: float = 1.0
+    load_balancing: str = "adaptive"    # LOAD_BALANCING
+    optics: str = "dsp_pluggable"       # netlab.optics.OPTIONS
+    tp: int = 8
+    pp: int = 1
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What a design achieves on a workload. Times are per optimizer step unless named."""
+
+    design: Design
+    dp: int
+    fits: bool                    # training state of one GPU's shard fits in its memory
+    state_bytes_per_gpu: float
+    compute_s: float
+    bubble_s: float
+    tp_s: float
+    pp_s: float
+    dp_s: float
+    step_s: float
+    efficiency: float             # compute_s / step_s
+    scaleout_efficiency: float    # share of the NIC rate a collective gets from the fabric
+    training_days: float
+    fabric: fabric.Fabric
+    site: power.SitePower
+    capex_low_usd: float
+    capex_high_usd: float
+    network_capex_low_usd: float
+    network_capex_high_usd: float
+    tokens_per_s: float
+    tokens_per_joule: float       # training tokens per joule of facility energy
+
+    def __repr__(self) -> str:
+        return (f"Evaluation({self.design.name}: step {format_time(self.step_s)} "
+                f"(compute {format_time(self.compute_s)}, bubble {format_time(self.bubble_s)}, "
+                f"TP {format_time(self.tp_s)}, PP {format_time(self.pp_s)}, DP {format_time(self.dp_s)}); "
+                f"efficiency {self.efficiency:.0%}; {self.training_days:.1f} days; "
+                f"{format_power(self.site.facility_w)} facility; capex ${self.capex_low_usd / 1e9:.2f}-"
+                f"{self.capex_high_usd / 1e9:.2f} B; {self.tokens_per_joule:.3g} tokens/J"
+                + ("" if self.fits else "; DOES NOT FIT") + ")")
+
+
+def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_leaf: int,
+                        bytes_per_flow: float) -> float:
+    """Share of the NIC rate a synchronous collective gets across the leaf uplinks.
+
+    ``ecmp``: per-flow hashing; the collective waits for the busiest uplink,
+    ``1 / completion_slowdown`` (:func:`netlab.ecmp.ecmp_collisions`). ``spraying``:
+    packets spread at random, ``1 / spraying_slowdown`` (:func:`netlab.ecmp.spraying_slowdown`).
+    ``adaptive``: the vendor-claimed 95 % effective throughput of adaptive routing with
+    telemetry (registry ``fabric.claim.spectrum_x_throughput``, a press-reported claim).
+    """
+    validate.choice("load_balancing", load_balancing, LOAD_BALANCING)
+    flows_per_leaf = validate.integer("flows_per_leaf", flows_per_leaf, minimum=1)
+    uplinks_per_leaf = validate.integer("uplinks_per_leaf", uplinks_per_leaf, minimum=1)
+    bytes_per_flow = validate.positive("bytes_per_flow", bytes_per_flow)
+    if load_balancing == "adaptive":
+        return specs.value("fabric.claim.spectrum_x_throughput")
+    if load_balancing == "ecmp":
+        return 1.0 / ecmp.ecmp_collisions(flows_per_leaf, uplinks_per_leaf).completion_slowdown
+    packets = max(1, math.ceil(bytes_per_flow / MTU_BYTES))
+    return 1.0 / ecmp.spraying_slowdown(flows_per_leaf, uplinks_per_leaf, packets)
+
+
+def _gpu_price_range(domain: str) -> tuple[float, float]:
+    """Price per GPU, server or rack share included (low, high), from the registry."""
+    if domain in ("dgx-h100", "pcie-h100"):
+        per_gpu = specs.value("cost.dgx_h100.price") / 8
+        return per_gpu, per_gpu
+    if domain == "gb200-nvl72":
+        n = specs.value("nvl72.n_gpus")
+        return specs.value("cost.gb200_nvl72.price_low") / n, specs.value("cost.gb200_nvl72.price_high") / n
+    raise ValueError(f"domain {domain!r} has no sourced price; choose one of dgx-h100, pcie-h100, gb200-nvl72")
+
+
+def _network_price_range(fab: fabric.Fabric, optics: str) -> tuple[float, float]:
+    """Switch ports (priced per port from the 64 x 800G street price) plus transceivers."""
+    ports = fab.n_switches * fab.radix
+    switch_low = specs.value("cost.switch_64x800g.price_low") / 64 * ports
+    switch_high = specs.value("cost.switch_64x800g.price_high") / 64 * ports
+    if optics == "dsp_pluggable":
+        module = (specs.value("cost.optics_800g_dr8.price_low"), specs.value("cost.optics_800g_dr8.price_high"))
+    else:
+        scale = 1.0 if optics == "lpo" else specs.value("assume.cpo_optics_price_vs_lpo")
+        module = (scale * specs.value("cost.optics_800g_lpo.price_low"),
+                  scale * specs.value("cost.optics_800g_lpo.price_high"))
+    return switch_low + fab.n_transceivers * module[0], switch_high + fab.n_transceivers * module[1]
+
+
+def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: float | None = None,
+             overlap: float = 0.0) -> Evaluation:
+    """Step time, efficiency, training time, cost, power and tokens per joule of a design.
+
+    ``mfu`` defaults to the registry assumption ``assume.mfu``; ``pue`` to the 2023
+    industry average ``power.pue.industry_2023``; ``overlap`` is the share of the
+    gradient all-reduce hidden behind the backward pass.
+    """
+    if not isinstance(design, Design):
+        raise TypeError(f"design must be a Design, got {type(design).__name__}")
+    if not isinstance(workload, Workload):
+        raise TypeError(f"workload must be a Workload, got {type(workload).__name__}")
+    mfu = specs.value("assume.mfu") if mfu is None else validate.in_range("mfu", mfu, 0.0, 1.0, low_open=True)
+    pue = specs.value("power.pue.industry_2023") if pue is None else validate.in_range("pue", pue, 1.0, 5.0)
+    overlap = validate.in_range("overlap", overlap, 0.0, 1.0)
+    n_gpus = validate.integer("n_gpus", design.n_gpus, minimum=1)
+    tp = validate.integer("tp", design.tp, minimum=1)
+    pp = validate.integer("pp", design.pp, minimum=1)
+    validate.choice("load_balancing", design.load_balancing, LOAD_BALANCING)
+    domain = scaleup.preset(design.domain)
+    if domain.n_gpus % tp:
+        raise ValueError(f"tp must divide the domain size {domain.n_gpus}, got {tp}")
+    if n_gpus % (tp * pp) or n_gpus % domain.n_gpus:
+        raise ValueError(f"n_gpus must be a multiple of tp * pp ({tp * pp}) and of the domain size "
+                         f"({domain.n_gpus}), got {n_gpus}")
+    dp = n_gpus // (tp * pp)
+    sequences = workload.tokens_per_step / workload.seq_len
+    if sequences % (dp * workload.micro_batch):
+        raise ValueError(f"tokens_per_step must be a multiple of dp x seq_len x micro_batch "
+                         f"({dp * workload.seq_len * workload.micro_batch}), got {workload.tokens_per_step}")
+    n_micro = int(sequences // (dp * workload.micro_batch))
+
+    gpu = domain.gpu
+    state_bytes = workload.n_params * TRAINING_BYTES_PER_PARAM / (tp * pp)
+    fits = state_bytes <= specs.value(f"gpu.{gpu}.memory")
+    peak = specs.value(f"gpu.{gpu}.bf16_dense")
+    compute_s = parallelism.training_flops(workload.n_params, workload.tokens_per_step) / (n_gpus * peak * mfu)
+    bubble_s = compute_s * (pp - 1) / n_micro
+
+    traffic = parallelism.step_traffic(workload.n_params, workload.n_layers, workload.hidden, workload.seq_len,
+                                       workload.micro_batch, n_micro, dp=dp, tp=tp, pp=pp)
+    activation_bytes = workload.micro_batch * workload.seq_len * workload.hidden * 2.0
+    n_tp_reduces = 4 * workload.n_layers / pp * n_micro
+    tp_s = n_tp_reduces * inference.tp_all_reduce_time(activation_bytes, tp, domain) if tp > 1 else 0.0
+
+    fab = fabric.for_switch(design.switch, n_gpus, oversubscription=design.oversubscription)
+    grad_bytes = workload.n_params / (tp * pp) * 2.0
+    lb = scaleout_efficiency(design.load_balancing, fab.leaf_downlinks, fab.leaf_uplinks, grad_bytes / dp)
+    port_bps = min(domain.scaleout_per_gpu_bps, fab.port_rate_bps)
+    scaleout_bps = port_bps * lb * min(1.0, 1.0 / fab.oversubscription)
+    effective = replace(domain, scaleout_per_gpu_bps=scaleout_bps)
+    pp_s = traffic.pp_bytes * 8.0 / scaleout_bps
+    inner = domain.n_gpus // tp   # data-parallel ranks that share a domain
+    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).time_s if dp > 1 else 0.0
+
+    step_s = compute_s + bubble_s + tp_s + pp_s + dp_s * (1.0 - overlap)
+    site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
+    gpu_low, gpu_high = _gpu_price_range(design.domain)
+    net_low, net_high = _network_price_range(fab, design.optics)
+    tokens_per_s = workload.tokens_per_step / step_s
+    return Evaluation(
+        design=design, dp=dp, fits=fits, state_bytes_per_gpu=state_bytes, compute_s=compute_s,
+        bubble_s=bubble_s, tp_s=tp_s, pp_s=pp_s, dp_s=dp_s, step_s=step_s, efficiency=compute_s / step_s,
+        scaleout_efficiency=lb * min(1.0, 1.0 / fab.oversubscription),
+        training_days=workload.n_tokens / workload.tokens_per_step * step_s / 86400.0,
+        fabric=fab, site=site,
+        capex_low_usd=n_gpus * gpu_low + net_low, capex_high_usd=n_gpus * gpu_high + net_high,
+        network_capex_low_usd=net_low, network_capex_high_usd=net_high,
+        tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w)
+
+
+def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
+    """Inference on the design's scale-up domain: chapter 7's decode step, tokens per joule included."""
+    if not isinstance(design, Design):
+        raise TypeError(f"design must be a Design, got {type(design).__name__}")
+    batch = validate.integer("batch", batch, minimum=1)
+    return inference.decode_step(inference.model(model_name), scaleup.preset(design.domain), design.tp, batch)
