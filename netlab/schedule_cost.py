@@ -148,3 +148,23 @@ def schedule_time(schedule: Schedule, n_bytes: float, topology: Topology) -> Sch
     alg = N * 8 / time_s if time_s > 0 else 0.0
     return ScheduleTime(schedule.name, schedule.collective, N, n, schedule.n_steps, tuple(step_times),
                         latency_s, transfer_s, time_s, alg, alg * busbw_factor(schedule.collective, n))
+
+
+def bytes_sent_per_rank(schedule: Schedule, n_bytes: float) -> tuple[float, ...]:
+    """Bytes each rank sends over the whole schedule (local copies excluded).
+
+    A ring all-reduce of 1 MB on 4 ranks: each rank sends 2 (n-1)/n = 1.5 MB.
+
+    >>> from netlab.collectives import ring_all_reduce
+    >>> bytes_sent_per_rank(ring_all_reduce(4), 1e6)
+    (1500000.0, 1500000.0, 1500000.0, 1500000.0)
+    """
+    if not isinstance(schedule, Schedule):
+        raise TypeError(f"schedule must be a Schedule, got {type(schedule).__name__}")
+    chunk_bytes = validate.non_negative("n_bytes", n_bytes) / schedule.n_chunks
+    sent = [0.0] * schedule.world_size
+    for step in schedule.steps:
+        for t in step:
+            if t.src != t.dst and t.src < schedule.world_size:
+                sent[t.src] += chunk_bytes
+    return tuple(sent)

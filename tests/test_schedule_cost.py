@@ -14,6 +14,7 @@ API = {
                                 inter_alpha_s=5e-6, inter_bandwidth_bps=400e9),
     sc.with_straggler: dict(topology=_FLAT, rank=1, slowdown=2.0),
     sc.schedule_time: dict(schedule=coll.ring_all_reduce(4), n_bytes=1e6, topology=_FLAT),
+    sc.bytes_sent_per_rank: dict(schedule=coll.ring_all_reduce(4), n_bytes=1e6),
 }
 
 
@@ -37,7 +38,7 @@ PAIRS = [
 
 @pytest.mark.parametrize("schedule, closed_form", PAIRS, ids=lambda f: f.__name__)
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(1, 33), N=st.floats(0, 1e10), alpha=st.floats(0, 1e-4), rate=st.floats(1e9, 1e13))
+@given(n=st.integers(1, 33), N=st.one_of(st.just(0.0), st.floats(1, 1e10)), alpha=st.floats(0, 1e-4), rate=st.floats(1e9, 1e13))
 def test_schedule_matches_closed_form(schedule, closed_form, n, N, alpha, rate):
     priced = sc.schedule_time(schedule(n), N, sc.flat_topology(n, alpha, rate))
     expected = closed_form(N, n, alpha, rate)
@@ -106,3 +107,11 @@ def test_schedule_time_checks_its_arguments():
         sc.schedule_time(coll.ring_all_reduce(4), 1e6, "flat")
     with pytest.raises(ValueError, match="rank"):
         sc.with_straggler(_FLAT, 4, 2.0)
+
+
+@given(n=st.integers(1, 24), N=st.floats(0, 1e10))
+def test_bytes_sent_per_rank(n, N):
+    # ring all-reduce: 2(n-1)/n N per rank; in-network: N per rank (once up); all-to-all (n-1)/n N
+    assert sc.bytes_sent_per_rank(coll.ring_all_reduce(n), N) == pytest.approx([2 * (n - 1) / n * N] * n)
+    assert sc.bytes_sent_per_rank(coll.in_network_all_reduce(n, 3), N) == pytest.approx([N] * n)
+    assert sc.bytes_sent_per_rank(coll.all_to_all(n), N) == pytest.approx([(n - 1) / n * N] * n)
