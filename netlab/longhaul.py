@@ -161,3 +161,28 @@ def distance_aware_speedup(n_bytes: float, ranks_per_site: int, distance_m: floa
     aware = two_site_allreduce(n_bytes, ranks_per_site, distance_m, intra_bandwidth_bps, intra_alpha_s,
                                cross_bandwidth_bps, None)
     return capped.time_s / aware.time_s
+
+
+def baseline_window_for_speedup(speedup: float, n_bytes: float, ranks_per_site: int, distance_m: float,
+                                intra_bandwidth_bps: float, intra_alpha_s: float,
+                                cross_bandwidth_bps: float) -> float:
+    """The in-flight cap (bytes) a baseline must have had for distance-aware control to be
+    ``speedup`` times faster: the inverse of :func:`distance_aware_speedup` in ``window_bytes``.
+
+    The speed-up falls as the window grows, so a bisection on ``log(window)`` finds it. A
+    speed-up above what an idle link allows (the window would be below one byte) is refused.
+    """
+    speedup = validate.in_range("speedup", speedup, 1.0, 1e6, low_open=True)
+    args = (n_bytes, ranks_per_site, distance_m, intra_bandwidth_bps, intra_alpha_s, cross_bandwidth_bps)
+    two_site_allreduce(*args)                   # validates every argument, naming it
+    bdp = long_link(distance_m, cross_bandwidth_bps, 2 * intra_alpha_s).bdp_bytes
+    low, high = 1.0, max(bdp, 2.0)              # speed-up(low) >= target > speed-up(high) ~ 1
+    if distance_aware_speedup(*args, low) < speedup:
+        raise ValueError(f"speedup must be reachable with a window of at least 1 byte, got {speedup}")
+    for _ in range(100):
+        mid = (low * high) ** 0.5
+        if distance_aware_speedup(*args, mid) >= speedup:
+            low = mid
+        else:
+            high = mid
+    return low

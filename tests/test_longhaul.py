@@ -14,6 +14,9 @@ API = {
     longhaul.two_site_allreduce: dict(n_bytes=1e9, ranks_per_site=8, distance_m=10e3,
                                       intra_bandwidth_bps=3.6e12, intra_alpha_s=5e-6,
                                       cross_bandwidth_bps=800e9, window_bytes=5e6),
+    longhaul.baseline_window_for_speedup: dict(speedup=1.9, n_bytes=1e9, ranks_per_site=8, distance_m=10e3,
+                                               intra_bandwidth_bps=7.2e12, intra_alpha_s=5e-6,
+                                               cross_bandwidth_bps=800e9),
     longhaul.distance_aware_speedup: dict(n_bytes=1e9, ranks_per_site=8, distance_m=10e3,
                                           intra_bandwidth_bps=3.6e12, intra_alpha_s=5e-6,
                                           cross_bandwidth_bps=800e9, window_bytes=5e6),
@@ -97,3 +100,22 @@ def test_matches_chapter_6_hierarchical_all_reduce(n, p, d):
     ref = collective_cost.hierarchical_all_reduce_time(n, p, 2, 3e-6, 3.6e12,
                                                        3e-6 + longhaul.long_link(d, 400e9).one_way_s, 400e9)
     assert r.time_s == pytest.approx(ref.time_s, rel=1e-9)
+
+
+@settings(deadline=None, max_examples=30)
+@given(target=st.floats(1.05, 5.0), n=st.floats(1e7, 1e10))
+def test_baseline_window_inverts_the_speedup(target, n):
+    w = longhaul.baseline_window_for_speedup(target, n, 8, 10e3, 7.2e12, 5e-6, 800e9)
+    assert longhaul.distance_aware_speedup(n, 8, 10e3, 7.2e12, 5e-6, 800e9, w) == pytest.approx(target, rel=1e-6)
+
+
+def test_xgs_claim_needs_a_third_of_the_bdp():
+    # 1 GB over 2 x 8 ranks 10 km apart, 800 Gb/s per rank across: a 1.9x speed-up means the baseline
+    # kept only about a third of the 9.79 MB BDP in flight (rate = 8 W / (RTT + 2 alpha) ~ 29 % of line).
+    w = longhaul.baseline_window_for_speedup(1.9, 1e9, 8, 10e3, 7.2e12, 5e-6, 800e9)
+    assert 0.25 < w / longhaul.long_link(10e3, 800e9).bdp_bytes < 0.4
+
+
+def test_unreachable_speedup_is_refused():
+    with pytest.raises(ValueError, match="speedup"):
+        longhaul.baseline_window_for_speedup(1e5, 1e3, 8, 1.0, 7.2e12, 5e-6, 800e9)
