@@ -227,7 +227,8 @@ class MoEAllToAll:
     def __repr__(self) -> str:
         return (f"MoEAllToAll(ep={self.ep}, domain {self.domain_size}: {format_bytes(self.n_bytes)} per GPU, "
                 f"{self.inter_fraction:.0%} across domains; {format_time(self.time_s)} = "
-                f"{format_time(self.intra_s)} inside + {format_time(self.inter_s)} across)")
+                f"{format_time(self.intra_s)} inside + "
+                + (f"{format_time(self.inter_s)} across)" if self.inter_s else "nothing across)"))
 
 
 def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domain: ScaleUpDomain,

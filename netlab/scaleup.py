@@ -224,7 +224,8 @@ class HierarchicalAllReduce:
     def __repr__(self) -> str:
         return (f"HierarchicalAllReduce({self.world_size} GPUs in domains of {self.domain_size}: "
                 f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
-                f"{format_time(self.inter_s)} across; busbw {format_byte_rate(self.busbw_bps)}; "
+                + (f"{format_time(self.inter_s)} across" if self.inter_s else "nothing across")
+                + f"; busbw {format_byte_rate(self.busbw_bps)}; "
                 f"{self.bottleneck}-bound)")
 
 
