@@ -1,0 +1,446 @@
+"""Drive the built site in headless Chromium and collect every problem a reader would meet.
+
+One browser, one visit per page (a few pages at a time), every check on that
+visit: the page loads with no console error and no failed or external request;
+every figure loads and has alternative text; math is typeset; axe-core finds no
+serious or critical violation; every kernel-free explorer changes its figure when
+a control moves (keyboard, as a reader would); every exercise checker answers;
+every solution is hidden until its toggle is clicked; in dark mode, figures and
+math stay readable. The result is a plain report (problems as sentences), so the
+same code checks the real site and a deliberately broken one.
+
+Network: every request that does not go to the local server is aborted and
+recorded; the page must not need it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.site.sitefiles import SiteServer, content_pages
+
+CHROMIUM = os.environ.get("NETLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CONCURRENCY = int(os.environ.get("NETLAB_BROWSER_PAGES", "3"))
+TIMEOUT_MS = 60_000
+SERIOUS = {"serious", "critical"}
+CATEGORIES = ("load", "figures", "math", "accessibility", "explorers", "exercises", "solutions", "dark")
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (None when they can)."""
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed in this Python environment (run `make install`)"
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return (f"Chromium not found at {CHROMIUM}: the browser tests of the site are skipped "
+                "(on Debian/Ubuntu: `sudo apt-get install chromium`; or set NETLAB_CHROMIUM)")
+    return None
+
+
+@dataclass
+class PageReport:
+    """Problems found on one page, by category; an empty list means the check passed."""
+
+    path: str
+    problems: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
+    counts: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, category: str, message: str) -> None:
+        self.problems[category].append(message)
+
+
+@dataclass
+class SiteReport:
+    pages: dict[str, PageReport]
+    search: list[str]
+    seconds: float
+
+
+# --- in-page scripts --------------------------------------------------------------------------
+
+WAIT_FOR_MATH = """async () => {
+  if (!window.MathJax) { return "none"; }
+  for (let i = 0; i < 200 && !(MathJax.startup && MathJax.startup.promise); i++) {
+    await new Promise(r => setTimeout(r, 50));
+  }
+  if (!(MathJax.startup && MathJax.startup.promise)) { return "MathJax never started"; }
+  await MathJax.startup.promise;
+  return "ok";
+}"""
+
+FIGURES = """async () => {
+  const out = [];
+  for (const img of Array.from(document.images)) {
+    if (!img.complete || img.naturalWidth === 0) {
+      try { await img.decode(); } catch (e) { /* reported below */ }
+    }
+    const src = img.currentSrc || img.src || "";
+    out.push({src: src.startsWith("data:") ? src.slice(0, 40) + "..." : src,
+              alt: img.getAttribute("alt"), width: img.naturalWidth,
+              inArticle: !!img.closest("article, .bd-article, main")});
+  }
+  return out;
+}"""
+
+MATH = """() => {
+  const sources = Array.from(document.querySelectorAll(".math"));
+  const unrendered = sources.filter(el => !el.querySelector("mjx-container"))
+                            .map(el => el.textContent.trim().slice(0, 60));
+  const errors = Array.from(document.querySelectorAll("mjx-merror, mjx-container [data-mjx-error]"))
+                      .map(el => (el.getAttribute("data-mjx-error") || el.textContent).slice(0, 80));
+  // raw TeX left in the reading text (not in code): $...$ holding TeX, \\( \\[ or $$ delimiters
+  const clone = document.querySelector("article, .bd-article, main, body").cloneNode(true);
+  clone.querySelectorAll("pre, code, script, style, mjx-container, .highlight, kbd, samp").forEach(n => n.remove());
+  const text = clone.textContent;
+  const raw = [];
+  const patterns = [/\\$\\$[^$]+\\$\\$/g, /\\$[^$\\n]*[\\\\^_{}][^$\\n]*\\$/g, /\\\\\\([^]*?\\\\\\)/g, /\\\\\\[[^]*?\\\\\\]/g];
+  for (const re of patterns) { for (const m of text.matchAll(re)) { raw.push(m[0].slice(0, 60)); } }
+  return {n: sources.length, rendered: document.querySelectorAll("mjx-container").length, unrendered, errors, raw};
+}"""
+
+SOLUTIONS = """() => Array.from(document.querySelectorAll(".admonition.dropdown, details.sd-dropdown")).map((el, i) => {
+  const title = el.querySelector(".admonition-title, summary");
+  const body = Array.from(el.children).filter(c => c !== title && !c.matches(".admonition-title, summary, button"));
+  return {index: i, id: el.id || "", title: title ? title.textContent.trim().slice(0, 60) : "",
+          visible: body.some(c => c.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}) && c.getBoundingClientRect().height > 0), nBody: body.length,
+          isDetails: el.tagName === "DETAILS"};
+})"""
+
+SOLUTION_VISIBLE = """([i]) => {
+  const el = document.querySelectorAll(".admonition.dropdown, details.sd-dropdown")[i];
+  const title = el.querySelector(".admonition-title, summary");
+  const body = Array.from(el.children).filter(c => c !== title && !c.matches(".admonition-title, summary, button"));
+  return body.length > 0 && body.every(c => c.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}) && c.getBoundingClientRect().height > 0);
+}"""
+
+DARK = """async () => {
+  const problems = [];
+  function rgba(s) { const m = s.match(/[\\d.]+/g) || [0, 0, 0, 0]; return m.map(Number).concat([1]).slice(0, 4); }
+  function lum([r, g, b]) {
+    const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  }
+  function background(el) {            // first opaque background up the tree
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c[3] > 0.5) { return c; }
+    }
+    return rgba(getComputedStyle(document.body).backgroundColor);
+  }
+  function contrast(a, b) { const [x, y] = [lum(a) + 0.05, lum(b) + 0.05]; return Math.max(x, y) / Math.min(x, y); }
+  const page = background(document.querySelector("article, main, body"));
+  if (lum(page) > 0.4) { problems.push("the page background is not dark in dark mode"); }
+  for (const img of Array.from(document.querySelectorAll("article img, .bd-article img, main img"))) {
+    if (!img.naturalWidth) { continue; }
+    const style = getComputedStyle(img);
+    const name = (img.getAttribute("alt") || img.src).slice(0, 60);
+    if (Number(style.opacity) < 0.6 || style.visibility === "hidden") { problems.push(`figure "${name}" is faded out in dark mode`); }
+    if (/invert/.test(style.filter)) { continue; }
+    // transparent pixels show the page behind: dark ink on a dark page vanishes
+    const canvas = document.createElement("canvas");
+    const w = canvas.width = Math.min(img.naturalWidth, 200), h = canvas.height = Math.min(img.naturalHeight, 200);
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(img, 0, 0, w, h);
+    let transparent = 0;
+    try {
+      const data = ctx.getImageData(0, 0, w, h).data;
+      for (let i = 3; i < data.length; i += 4) { if (data[i] < 200) { transparent++; } }
+    } catch (e) { continue; }
+    if (transparent / (w * h) > 0.05 && lum(background(img)) < 0.4) {
+      problems.push(`figure "${name}" is transparent on a dark background: dark lines and labels would vanish`);
+    }
+  }
+  const maths = Array.from(document.querySelectorAll("mjx-container")).slice(0, 40);
+  for (const m of maths) {
+    const ratio = contrast(rgba(getComputedStyle(m).color), background(m));
+    if (ratio < 4.5) { problems.push(`math "${m.textContent.slice(0, 30)}" has contrast ${ratio.toFixed(2)} in dark mode`); break; }
+  }
+  return problems;
+}"""
+
+
+# --- one page ---------------------------------------------------------------------------------
+
+def _axe_source() -> str:
+    from axe_playwright_python.base import AXE_SCRIPT
+    return AXE_SCRIPT
+
+
+async def _axe(page, options: dict, context="html") -> list[dict]:
+    # preload=false: axe would otherwise re-fetch stylesheets itself (and resolve their
+    # @import against the page, a 404 that is axe's, not the site's)
+    options = {"preload": False, **options}
+    if not await page.evaluate("typeof window.axe === 'object'"):
+        await page.evaluate(_axe_source())
+    result = await page.evaluate(f"axe.run({json.dumps(context)}, {json.dumps(options)})")
+    return [v for v in result["violations"] if v.get("impact") in SERIOUS]
+
+
+def _axe_lines(violations: list[dict]) -> list[str]:
+    lines = []
+    for v in violations:
+        targets = ", ".join(str(n["target"][0]) for n in v["nodes"][:3])
+        lines.append(f"axe {v['id']} ({v['impact']}): {v['help']} — {len(v['nodes'])} element(s), e.g. {targets}")
+    return lines
+
+
+async def _check_explorers(page, report: PageReport) -> None:
+    explorers = page.locator(".netlab-explorer")
+    n = await explorers.count()
+    report.counts["explorers"] = n
+    for k in range(n):
+        root = explorers.nth(k)
+        name = await root.get_attribute("id") or f"explorer {k + 1}"
+        img = root.locator("img.netlab-explorer-frame")
+        inputs = root.locator("input.netlab-explorer-input")
+        if await img.count() != 1:
+            report.add("explorers", f"{name}: no frame image")
+            continue
+        n_inputs = await inputs.count()
+        if n_inputs == 0:
+            report.add("explorers", f"{name}: no controls")
+            continue
+        if await root.get_attribute("data-ready") != "1":
+            report.add("explorers", f"{name}: its script did not set it up (netlab-explorer.js missing or failing)")
+        for i in range(n_inputs):
+            control = inputs.nth(i)
+            label = await root.locator(f'label[for="{await control.get_attribute("id")}"]').text_content() or f"control {i + 1}"
+            value, high = int(await control.input_value()), int(await control.get_attribute("max"))
+            if high == int(await control.get_attribute("min")):
+                continue  # a single-valued control cannot move
+            before_src = await img.get_attribute("src")
+            before_out = await root.locator("output").nth(i).text_content() if await root.locator("output").count() > i else None
+            key = "ArrowRight" if value < high else "ArrowLeft"
+            await control.focus()
+            await control.press(key)
+            moved = await img.evaluate("async (im, before) => { if (im.src !== before) { try { await im.decode(); } catch (e) {} } "
+                                       "return {changed: im.src !== before, width: im.naturalWidth, alt: im.alt}; }", before_src)
+            if not moved["changed"]:
+                report.add("explorers", f'{name}: moving "{label.strip()}" did not change the figure (frames missing?)')
+            elif moved["width"] == 0:
+                report.add("explorers", f'{name}: the frame shown after moving "{label.strip()}" does not load')
+            elif not moved["alt"].strip():
+                report.add("explorers", f'{name}: the frame shown after moving "{label.strip()}" has no alt text')
+            if before_out is not None and await root.locator("output").nth(i).text_content() == before_out:
+                report.add("explorers", f'{name}: the value shown for "{label.strip()}" did not follow the control')
+            await control.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")  # back to the default
+
+
+EXERCISES = """() => Array.from(document.querySelectorAll(".netlab-exercise")).map((root, k) => {
+  const name = root.dataset.key || `exercise ${k + 1}`;
+  let spec;
+  try { spec = JSON.parse(root.dataset.spec); } catch (e) { return [`${name}: no answer specification (data-spec)`]; }
+  const input = root.querySelector(".netlab-exercise-input"), button = root.querySelector(".netlab-exercise-check");
+  const feedback = root.querySelector(".netlab-exercise-feedback");
+  if (!input || !button || !feedback) { return [`${name}: missing its input, check button or feedback area`]; }
+  const problems = [];
+  // typed into the field and checked with the button, as a reader would (the page's own handlers answer)
+  for (const [given, expect] of [[String(spec.answer), "correct"], [String(spec.answer * 1000), "wrong"], ["not a number", "wrong"]]) {
+    input.value = given;
+    input.dispatchEvent(new Event("input", {bubbles: true}));
+    button.click();
+    const text = feedback.textContent.trim();
+    if (!feedback.classList.contains(expect) || !text) {
+      problems.push(`${name}: answering "${given}" gave "${text}" (expected '${expect}' feedback)`);
+    }
+  }
+  input.value = "";
+  return problems;
+}).flat()"""
+
+
+async def _check_exercises(page, report: PageReport) -> None:
+    report.counts["exercises"] = await page.locator(".netlab-exercise").count()
+    for problem in await page.evaluate(EXERCISES):
+        report.add("exercises", problem)
+
+
+async def _check_solutions(page, report: PageReport) -> None:
+    solutions = await page.evaluate(SOLUTIONS)
+    report.counts["solutions"] = len(solutions)
+    for s in solutions:
+        name = s["id"] or s["title"] or f"dropdown {s['index'] + 1}"
+        if s["nBody"] == 0:
+            report.add("solutions", f"{name}: the dropdown has no content")
+            continue
+        if s["visible"]:
+            report.add("solutions", f"{name}: the solution is visible before it is clicked")
+            continue
+        el = page.locator(".admonition.dropdown, details.sd-dropdown").nth(s["index"])
+        # the chevron button: clicking a link inside the title would follow the link instead
+        toggle = el.locator("summary" if s["isDetails"] else "button.toggle-button").first
+        if await toggle.count() == 0:
+            report.add("solutions", f"{name}: no toggle to reveal the solution")
+            continue
+        await toggle.click()
+        try:
+            await page.wait_for_function(SOLUTION_VISIBLE, arg=[s["index"]], timeout=3000)
+        except Exception:
+            report.add("solutions", f"{name}: clicking the toggle did not reveal the solution")
+
+
+async def inspect_page(context, base_url: str, path: str) -> PageReport:
+    report = PageReport(path)
+    start = time.perf_counter()
+    page = await context.new_page()
+    page.on("console", lambda m: report.add("load", f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: report.add("load", f"JavaScript error: {e}"))
+    page.on("requestfailed", lambda r: None if not r.url.startswith(base_url)
+            else report.add("load", f"request failed: {r.url} ({r.failure})"))
+    page.on("response", lambda r: report.add("load", f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+
+    async def route(r):
+        if r.request.url.startswith(base_url):
+            await r.continue_()
+        else:
+            report.add("load", f"request to another host (blocked; the page must not need it): {r.request.url}")
+            await r.abort("blockedbyclient")
+
+    await page.route("**/*", route)
+    mark = [time.perf_counter()]
+
+    def lap(name):
+        now = time.perf_counter()
+        report.timings[name] = round(now - mark[0], 2)
+        mark[0] = now
+
+    try:
+        response = await page.goto(base_url + path, wait_until="load", timeout=TIMEOUT_MS)
+        if response is None or not response.ok:
+            report.add("load", f"the page itself did not load ({response.status if response else 'no response'})")
+        math_state = await page.evaluate(WAIT_FOR_MATH)
+        if math_state not in ("ok", "none"):
+            report.add("math", math_state)
+        await page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+        lap("load")
+
+        figures = await page.evaluate(FIGURES)
+        report.counts["figures"] = len(figures)
+        for f in figures:
+            if f["width"] == 0:
+                report.add("figures", f"figure does not load: {f['src']}")
+            alt = (f["alt"] or "").strip()
+            if f["alt"] is None or (f["inArticle"] and not alt):
+                report.add("figures", f"figure without alternative text: {f['src']}")
+            elif alt.lower().endswith((".png", ".svg", ".jpg", ".jpeg", ".gif")):
+                report.add("figures", f"figure whose alternative text is a file name ({alt}): describe it")
+
+        math = await page.evaluate(MATH)
+        report.counts["math"] = math["n"]
+        if math_state == "none" and math["n"]:
+            report.add("math", f"{math['n']} formulas but MathJax is not loaded")
+        for t in math["unrendered"][:5]:
+            report.add("math", f"formula not typeset: {t}")
+        for t in math["errors"][:5]:
+            report.add("math", f"TeX error: {t}")
+        for t in math["raw"][:5]:
+            report.add("math", f"raw TeX left in the text: {t}")
+
+        lap("figures+math")
+        for line in _axe_lines(await _axe(page, {"resultTypes": ["violations"]})):
+            report.add("accessibility", line)
+        lap("axe")
+        await _check_explorers(page, report)
+        lap("explorers")
+        await _check_exercises(page, report)
+        lap("exercises")
+        await _check_solutions(page, report)
+        lap("solutions")
+
+        await page.emulate_media(color_scheme="dark")
+        try:
+            await page.wait_for_function("document.documentElement.dataset.theme === 'dark'", timeout=3000)
+        except Exception:
+            report.add("dark", "the page does not switch to its dark theme when the reader prefers dark")
+        else:
+            await page.wait_for_timeout(100)  # let CSS transitions settle
+            for line in await page.evaluate(DARK):
+                report.add("dark", line)
+            # the reading area (navigation chrome is the theme's, checked in light mode above)
+            dark_axe = await _axe(page, {"runOnly": ["color-contrast"], "resultTypes": ["violations"]},
+                                  context="#main-content" if await page.locator("#main-content").count() else "html")
+            for line in _axe_lines(dark_axe):
+                report.add("dark", "dark mode: " + line)
+        lap("dark")
+    except Exception as exc:  # a crash of the visit is a problem of the page, reported, not hidden
+        report.add("load", f"visiting the page failed: {type(exc).__name__}: {exc}")
+    finally:
+        await page.close()
+        report.seconds = time.perf_counter() - start
+    return report
+
+
+async def check_search(context, base_url: str, root: Path, term: str) -> list[str]:
+    page = await context.new_page()
+    problems = []
+    try:
+        await page.goto(f"{base_url}search.html?q={term}", wait_until="load", timeout=TIMEOUT_MS)
+        await page.wait_for_function(
+            "() => { const s = document.querySelector('#search-results');"
+            " return s && /found|did not match|no results/i.test(s.textContent) ; }", timeout=20_000)
+        hrefs = await page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
+        if not hrefs:
+            problems.append(f"searching for {term!r} found nothing")
+        for href in hrefs:
+            rel = href.split("#")[0].split("?")[0].removeprefix(base_url)
+            target = root / rel
+            if not target.is_file():
+                problems.append(f"search result {href} does not exist")
+            elif term.lower() not in target.read_text(encoding="utf-8", errors="replace").lower():
+                problems.append(f"search result {rel} does not contain {term!r}")
+    except Exception as exc:
+        problems.append(f"the search page failed: {type(exc).__name__}: {exc}")
+    finally:
+        await page.close()
+    return problems
+
+
+async def launch(playwright, user_data_dir: str):
+    """A persistent Chromium context on a fresh profile, with every non-local request aborted."""
+    return await playwright.chromium.launch_persistent_context(
+        user_data_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900}, color_scheme="light", service_workers="block")
+
+
+async def _inspect(root: Path, pages: list[str], search_term: str | None) -> SiteReport:
+    from playwright.async_api import async_playwright
+
+    start = time.perf_counter()
+    profile = tempfile.mkdtemp(prefix="netlab-chromium-")
+    try:
+        with SiteServer(root) as server:
+            async with async_playwright() as pw:
+                context = await launch(pw, profile)
+                # each page routes its own requests (inspect_page); this catches anything else
+                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
+                                    else r.abort("blockedbyclient"))
+                gate = asyncio.Semaphore(CONCURRENCY)
+
+                async def one(path):
+                    async with gate:
+                        return await inspect_page(context, server.base_url, path)
+
+                reports = await asyncio.gather(*(one(p) for p in pages))
+                search = await check_search(context, server.base_url, root, search_term) if search_term else []
+                await context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    return SiteReport({r.path: r for r in reports}, search, time.perf_counter() - start)
+
+
+def inspect_site(root: Path, pages: list[str] | None = None, search_term: str | None = None) -> SiteReport:
+    """Visit ``pages`` (default: every content page under ``root``) and return what went wrong."""
+    root = Path(root)
+    return asyncio.run(_inspect(root, content_pages(root) if pages is None else pages, search_term))
