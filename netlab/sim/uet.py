@@ -58,6 +58,7 @@ class UETConfig:
     credits: bool = False
     initial_credit_packets: int = 8      # unsolicited packets before the first credit
     reorder_threshold: int = 16          # later packets acknowledged before presuming a loss
+    credit_timeout_s: float = 20e-6      # a credit unused this long is presumed lost with its packet
 
     def __post_init__(self) -> None:
         validate.choice("mode", self.mode, MODES)
@@ -65,16 +66,18 @@ class UETConfig:
         validate.boolean("credits", self.credits)
         validate.integer("initial_credit_packets", self.initial_credit_packets, minimum=1)
         validate.integer("reorder_threshold", self.reorder_threshold, minimum=1)
+        validate.positive("credit_timeout_s", self.credit_timeout_s)
 
 
 def uet(mode: str = "RUD", spray: bool = True, credits: bool = False,
-        initial_credit_packets: int = 8, reorder_threshold: int = 16):
+        initial_credit_packets: int = 8, reorder_threshold: int = 16, credit_timeout_s: float = 20e-6):
     """The ``(sender, receiver)`` pair for ``Network.add_flow(transport=...)``.
 
     ROD never sprays (ordered delivery wants one path). Each call makes fresh credit
     schedulers, one per receiving host, shared by the flows added with this pair.
     """
-    config = UETConfig(mode, spray and mode != "ROD", credits, initial_credit_packets, reorder_threshold)
+    config = UETConfig(mode, spray and mode != "ROD", credits, initial_credit_packets, reorder_threshold,
+                       credit_timeout_s)
     schedulers: dict = {}
     return (partial(UETSender, config=config),
             partial(UETReceiver, config=config, schedulers=schedulers))
@@ -233,11 +236,10 @@ class UETReceiver(Receiver):
         self.cumulative = 0                         # every packet below it is placed
         self.trimmed_received = 0
         self.released_bytes = 0                     # ROD: handed to the application in order
-        self.arrivals = 0                           # data packets and trimmed headers (credit use)
         self.scheduler = None
+        self.grants: deque = deque()                # times of credits not yet used by an arrival
         if config.credits:
             self.scheduler = schedulers.setdefault(host, CreditScheduler(network, host))
-            self.granted = config.initial_credit_packets
 
     def place(self, packet) -> None:
         """Write the payload at its offset (tests override this to check placement)."""
@@ -245,13 +247,19 @@ class UETReceiver(Receiver):
 
     @property
     def credit_need(self) -> int:
-        """Packets still missing that no outstanding credit covers."""
-        outstanding = max(0, self.granted - self.arrivals)
-        return self.n_packets - self.n_received - outstanding
+        """Packets still missing that no live credit covers (old credits are presumed lost)."""
+        grants, oldest = self.grants, self.sim.now_s - self.config.credit_timeout_s
+        while grants and grants[0] < oldest:
+            grants.popleft()
+        return self.n_packets - self.n_received - len(grants)
 
     def on_packet(self, packet) -> None:
         self.packets_received += 1
-        self.arrivals += 1
+        if self.scheduler is not None:
+            if self.packets_received == 1:          # the first packet is the request
+                self.grants.extend([self.sim.now_s] * self.config.initial_credit_packets)
+            if self.grants:
+                self.grants.popleft()                # this arrival used a credit
         seq = packet.seq
         if packet.trimmed:
             self.trimmed_received += 1
@@ -310,7 +318,7 @@ class CreditScheduler:
             r = self.flows[(self._rr + i) % n]
             if r.credit_need > 0:
                 self._rr = (self._rr + i + 1) % n
-                r.granted += 1
+                r.grants.append(self.sim.now_s)
                 self.credits_sent += 1
                 r.send_ack(CREDIT, 1)
                 self.sim.after(self.interval_s, self._tick)

@@ -102,6 +102,9 @@ def goodput_vs_loss(transport: str, loss_rate: float, n_bytes: int = 4_000_000,
     validate.choice("transport", transport, ("roce", "uet"))
     loss_rate = validate.in_range("loss_rate", loss_rate, 0.0, 0.5)
     n_bytes = validate.integer("n_bytes", n_bytes, minimum=1)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    propagation_s = validate.non_negative("propagation_s", propagation_s)
+    rto_s = validate.positive("rto_s", rto_s)
     window_bytes = specs.value("assume.uet.window_bytes") if window_bytes is None else window_bytes
     args = (n_bytes, bandwidth_bps, propagation_s, rto_s, window_bytes)
     lossy = _one_flow(transport, loss_rate, *args, seed)
@@ -160,6 +163,8 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     validate.choice("config", config, INCAST_CONFIGS)
     n_senders = validate.integer("n_senders", n_senders, minimum=1)
     bytes_per_sender = validate.integer("bytes_per_sender", bytes_per_sender, minimum=1)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    propagation_s = validate.non_negative("propagation_s", propagation_s)
     buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else buffer_bytes
     net, pair, cc = _incast_network(config, n_senders + 1, bandwidth_bps, buffer_bytes, propagation_s, seed)
     for i in range(1, n_senders + 1):
@@ -212,6 +217,8 @@ def spraying(config: str, n_leaves: int = 4, n_spines: int = 4, hosts_per_leaf: 
     """Every host on leaf i sends to its twin on leaf i+1; the fabric is not oversubscribed."""
     validate.choice("config", config, SPRAY_CONFIGS)
     bytes_per_flow = validate.integer("bytes_per_flow", bytes_per_flow, minimum=1)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    propagation_s = validate.non_negative("propagation_s", propagation_s)
     buffer_bytes = specs.value("sim.assume.buffer_per_port")
     kw = dict(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
     if config.startswith("roce"):

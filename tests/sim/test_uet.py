@@ -20,7 +20,8 @@ from netlab.sim.uet_scenarios import (INCAST_CONFIGS, go_back_n_pipe, goodput_vs
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
-    uet: dict(mode="RUD", spray=True, credits=False, initial_credit_packets=8, reorder_threshold=16),
+    uet: dict(mode="RUD", spray=True, credits=False, initial_credit_packets=8, reorder_threshold=16,
+              credit_timeout_s=20e-6),
     go_back_n_pipe: dict(bandwidth_bps=100e9, propagation_s=1e-6, mtu_bytes=4096, header_bytes=64,
                          ack_bytes=64),
     goodput_vs_loss: dict(transport="uet", loss_rate=0.01, n_bytes=40_000, bandwidth_bps=100e9,
