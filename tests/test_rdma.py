@@ -413,3 +413,43 @@ def test_unsignaled_sends_complete_silently_unless_they_fail():
     assert len(a.send_cq) == 0 and np.array_equal(xb[:8], xa[:8])
     a.qp.post_send(SendWR(2, Opcode.RDMA_WRITE, (ma.sge(0, 8),), mb.addr, mb.rkey + 1, signaled=False))
     assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR
+
+
+def test_malformed_requests_are_programming_errors():
+    a, b = pair()
+    xa, ma, xb, mb = buffers(a, b)
+    with pytest.raises(ValueError, match="imm_data"):
+        a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE_WITH_IMM, (ma.sge(),), mb.addr, mb.rkey, imm_data=2**32))
+    with pytest.raises(TypeError, match="sg_list"):
+        a.qp.post_send(SendWR(1, Opcode.SEND, ((ma.addr, 8, ma.lkey),)))
+    assert a.qp.state is S.RTS
+
+
+@settings(max_examples=80, deadline=None)
+@given(op=st.sampled_from(list(Opcode)), key_off=st.sampled_from([0, 0, 0, 1]),
+       off=st.integers(-16, 80), length=st.sampled_from([0, 1, 8, 16, 40]),
+       flags=st.sampled_from([ALL, Access.LOCAL_WRITE, Access.LOCAL_WRITE | Access.REMOTE_READ]),
+       recv=st.booleans())
+def test_memory_changes_only_where_a_successful_request_points(op, key_off, off, length, flags, recv):
+    """Whatever the request, the remote region changes only inside [off, off + length) and only
+    if the request succeeded; a failed request leaves both hosts' memory as it was."""
+    a, b = pair()
+    xa, ma, xb, mb = buffers(a, b, b_access=flags)
+    sink = np.zeros(64, np.uint8)
+    if recv:
+        b.qp.post_recv(RecvWR(9, (b.pd.reg_mr(sink, Access.LOCAL_WRITE).sge(),)))
+    before_a, before_b, before_sink = xa.copy(), xb.copy(), sink.copy()
+    atomic_op = op in (Opcode.ATOMIC_FETCH_AND_ADD, Opcode.ATOMIC_CMP_AND_SWP)
+    n = 8 if atomic_op else length
+    a.qp.post_send(SendWR(1, op, (ma.sge(0, n),), mb.addr + off, mb.rkey + key_off, imm_data=3,
+                          compare_add=int(before_b[:8].view(np.uint64)[0]) if off == 0 else 1, swap=77))
+    wc = a.send_cq.poll()[0]
+    if not wc.ok:
+        assert np.array_equal(xa, before_a) and np.array_equal(xb, before_b) and np.array_equal(sink, before_sink)
+        assert a.qp.state is S.ERR
+        return
+    changed = np.flatnonzero(xb != before_b)
+    if op is Opcode.SEND:
+        assert changed.size == 0 and np.array_equal(sink[:n], xa[:n])
+    else:
+        assert changed.size == 0 or (changed.min() >= off and changed.max() < off + n)

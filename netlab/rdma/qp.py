@@ -168,6 +168,10 @@ class QueuePair:
         """``ibv_post_send``: needs RTS (in ERR the request is flushed). Executes the request."""
         if not isinstance(wr, SendWR) or not isinstance(wr.opcode, Opcode):
             raise TypeError("wr must be a SendWR with an Opcode")
+        if not all(isinstance(s, SGE) for s in wr.sg_list):
+            raise TypeError("wr.sg_list must be a tuple of SGE")
+        if wr.imm_data is not None:
+            validate.integer("imm_data", wr.imm_data, 0, 2**32 - 1)
         if self.state in (S.RESET, S.INIT, S.RTR):
             raise VerbsError(f"EINVAL: cannot post a send to a QP in {self.state.value} (needs RTS)")
         fabric = self.context.fabric
