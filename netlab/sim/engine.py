@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import heapq
+import itertools
 import math
 import random
 
@@ -52,22 +53,20 @@ class Simulator:
         self.now_s = 0.0
         self.events_processed = 0
         self._heap: list = []
-        self._seq = 0
+        self._counter = itertools.count(1)   # tie-breaker: scheduling order
         self._stop_reason: str | None = None
 
     def at(self, time_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past)."""
         if not time_s >= self.now_s:          # also catches NaN
             raise ValueError(f"time_s must be >= now ({self.now_s}), got {time_s}")
-        self._seq += 1
-        heapq.heappush(self._heap, (time_s, self._seq, callback, args))
+        heapq.heappush(self._heap, (time_s, next(self._counter), callback, args))
 
     def after(self, delay_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` ``delay_s`` seconds from now (``delay_s >= 0``)."""
         if not delay_s >= 0.0:
             raise ValueError(f"delay_s must be >= 0, got {delay_s}")
-        self._seq += 1
-        heapq.heappush(self._heap, (self.now_s + delay_s, self._seq, callback, args))
+        heapq.heappush(self._heap, (self.now_s + delay_s, next(self._counter), callback, args))
 
     def stop(self, reason: str = "stopped") -> None:
         """Ask :meth:`run` to return after the current event."""

@@ -23,6 +23,8 @@ so a port never finishes sending before ``packet.tail_s``.
 
 from __future__ import annotations
 
+from heapq import heappush
+
 
 class Port:
     """One direction of a link, owned by the node that transmits on it."""
@@ -30,7 +32,7 @@ class Port:
     __slots__ = ("sim", "node", "index", "name", "bandwidth_bps", "propagation_s",
                  "peer", "peer_index", "reverse", "busy", "paused", "n_paused",
                  "paused_since_s", "pause_events", "paused_time_s", "credits_bytes",
-                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s")
+                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s", "_heap", "_counter")
 
     def __init__(self, sim, node, index: int, bandwidth_bps: float, propagation_s: float,
                  n_priorities: int = 8) -> None:
@@ -41,6 +43,8 @@ class Port:
         self.bandwidth_bps = bandwidth_bps
         self.propagation_s = propagation_s
         self._bits_to_s = 8.0 / bandwidth_bps
+        self._heap = sim._heap          # hot path: push events without Simulator.at's checks
+        self._counter = sim._counter
         self.peer = None            # node at the far end
         self.peer_index = -1        # our link's port index at the far end
         self.reverse = None         # the far end's Port on the same link (sends towards us)
@@ -64,11 +68,13 @@ class Port:
             self._start()
 
     def _start(self) -> None:
+        """Send the node's next packet, if any. Also the end-of-transmission event:
+        ``kick`` calls it only when the wire is idle, so clearing ``busy`` is safe."""
+        self.busy = False
         packet = self.node.next_packet(self)
         if packet is None:
             return
-        sim = self.sim
-        now = sim.now_s
+        now = self.sim.now_s
         size = packet.size_bytes
         end = now + size * self._bits_to_s
         if packet.tail_s > end:                 # cut-through: wait for the tail to arrive
@@ -82,17 +88,14 @@ class Port:
                 self.min_credits_bytes = self.credits_bytes
         packet.hops += 1
         peer = self.peer
-        packet.tail_s = end + self.propagation_s
-        if peer.cut_through:
-            head = now + min(peer.header_bytes, size) * self._bits_to_s + self.propagation_s
-            sim.at(head, peer.receive, packet, self.peer_index)
+        tail = packet.tail_s = end + self.propagation_s
+        if peer.cut_through:                    # hand over once the header is in
+            arrive = now + min(peer.header_bytes, size) * self._bits_to_s + self.propagation_s
         else:
-            sim.at(packet.tail_s, peer.receive, packet, self.peer_index)
-        sim.at(end, self._done)
-
-    def _done(self) -> None:
-        self.busy = False
-        self._start()
+            arrive = tail
+        # (Simulator.at without its checks: both times are >= now by construction)
+        heappush(self._heap, (arrive, next(self._counter), peer.receive, (packet, self.peer_index)))
+        heappush(self._heap, (end, next(self._counter), self._start, ()))
 
     # --- flow control, driven by the far end -------------------------------------
     def set_paused(self, priority: int, paused: bool) -> None:

@@ -78,7 +78,8 @@ class DropTail(QueuePolicy):
     def admit(self, queue: "OutputQueue", packet):
         if queue.bytes + packet.size_bytes > queue.capacity_bytes:
             return None
-        self.mark(queue, packet)
+        if self.ecn is not None:
+            self.mark(queue, packet)
         return packet
 
 
@@ -86,7 +87,7 @@ class OutputQueue:
     """The packets waiting for one output port, one FIFO per priority."""
 
     __slots__ = ("capacity_bytes", "policy", "rng", "fifos", "priority_bytes", "bytes",
-                 "max_bytes", "packets", "dropped_packets", "dropped_bytes")
+                 "max_bytes", "packets", "dropped_packets", "dropped_bytes", "_order")
 
     def __init__(self, capacity_bytes: float, policy: QueuePolicy, rng, n_priorities: int = 8) -> None:
         if capacity_bytes != math.inf:
@@ -95,6 +96,7 @@ class OutputQueue:
         self.policy = policy
         self.rng = rng
         self.fifos = [deque() for _ in range(n_priorities)]
+        self._order = tuple(range(n_priorities - 1, -1, -1))   # highest priority first
         self.priority_bytes = [0] * n_priorities
         self.bytes = 0
         self.max_bytes = 0
@@ -122,8 +124,9 @@ class OutputQueue:
         and waiting (``None``) if the head packet needs more credit than there is."""
         if not self.packets:
             return None
-        for prio in range(len(self.fifos) - 1, -1, -1):
-            fifo = self.fifos[prio]
+        fifos = self.fifos
+        for prio in self._order:
+            fifo = fifos[prio]
             if fifo and not paused[prio]:
                 packet = fifo[0]
                 if credits_bytes is not None and packet.size_bytes > credits_bytes:

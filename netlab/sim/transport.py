@@ -162,6 +162,13 @@ class Receiver:
         """Record payload bytes [offset, offset + n); False if they were all delivered before."""
         start, end = offset_bytes, offset_bytes + n_bytes
         ranges = self.ranges
+        if ranges and ranges[-1][1] == start:     # fast path: in-order data extends the last range
+            ranges[-1][1] = end
+            self.delivered_bytes += n_bytes
+            if self.delivered_bytes >= self.flow.size_bytes and self.complete_s is None:
+                self.complete_s = self.sim.now_s
+                self.network.flow_complete(self.flow)
+            return True
         i = bisect_right(ranges, [start, math.inf])
         # bytes already covered by neighbouring ranges
         covered = 0
@@ -265,7 +272,8 @@ class GoBackNReceiver(Receiver):
 
     def on_packet(self, packet) -> None:
         self.packets_received += 1
-        self.maybe_cnp(packet)
+        if packet.ecn:
+            self.maybe_cnp(packet)
         seq = packet.seq
         if seq == self.expected and not packet.trimmed:
             self.deliver(packet.offset_bytes, packet.payload_bytes)
