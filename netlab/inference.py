@@ -1,4 +1,4 @@
-"""Inference across a scale-up domain: tensor-parallel decode, MoE all-to-all, tokens per joule.
+"""Inference across a scale-up domain: tensor-parallel decode, its latency and tokens per joule.
 
 Generating one token of a dense transformer reads every weight once. Split over a
 tensor-parallel (TP) group of ``tp`` GPUs [shoeybi-megatron], each GPU reads
@@ -16,10 +16,8 @@ per-step latency is several times NVLink's. Decode cannot hide these all-reduces
 behind compute (each layer needs the previous one's sum), so they add to the token
 latency directly.
 
-A mixture-of-experts (MoE) layer instead sends each token's activations to ``top_k``
-experts spread over an expert-parallel (EP) group: an all-to-all. With uniform
-routing, a fraction ``(ep - d) / ep`` of the traffic leaves a domain of ``d`` GPUs and
-crosses the slower network.
+A mixture-of-experts layer exchanges tokens with an all-to-all instead: see
+:mod:`netlab.moe`.
 
 Throughput per watt is tokens per second over the power of the GPUs used (their
 share of node or rack power), i.e. tokens per joule. Sweeping the batch traces a
@@ -130,6 +128,7 @@ class DecodeStep:
     system: str
     tp: int
     batch: int
+    algorithm: str             # the all-reduce used ("ring", "double binary tree (k=...)", "hierarchical")
     fits: bool                 # weights / tp fit in one GPU's memory (KV cache not counted)
     crosses_domain: bool       # tp larger than the scale-up domain
     memory_s: float            # reading this GPU's share of one layer's weights
@@ -146,40 +145,82 @@ class DecodeStep:
         return self.comm_s / layer_s
 
     def __repr__(self) -> str:
-        where = "across domains" if self.crosses_domain else "inside the domain"
+        where = ("across domains" if self.crosses_domain else "inside the domain") + f", {self.algorithm}"
         return (f"DecodeStep({self.model} on {self.system}, tp={self.tp} {where}, batch {self.batch}: "
                 f"{format_time(self.token_latency_s)} per token, {self.tokens_per_s:.4g} tokens/s, "
                 f"{self.tokens_per_joule:.3g} tokens/J; communication {self.comm_share:.0%} of a layer"
                 + ("" if self.fits else "; DOES NOT FIT") + ")")
 
 
-def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain) -> float:
+ALGORITHMS = ("best", "ring")
+
+
+def _leader_tree(n_bytes: float, tp: int, domain: ScaleUpDomain):
+    """All-reduce inside each domain, a binomial tree among one leader per domain, broadcast back.
+
+    Composed from :mod:`netlab.collective_cost`: the double binary tree inside a domain
+    (its reduce and broadcast halves) plus a tree all-reduce of the whole message among
+    the ``m`` leaders over their scale-out ports. Few network steps (``2 ceil(log2 m)``),
+    but only one port per domain carries data: good for the small messages of decode.
+    """
+    d, m = domain.n_gpus, tp // domain.n_gpus
+    inside = collective_cost.double_binary_tree_all_reduce_time(n_bytes, d, domain.intra_alpha_s,
+                                                               domain.per_gpu_bps)
+    across = collective_cost.tree_all_reduce_time(n_bytes, m, domain.inter_alpha_s,
+                                                  domain.scaleout_per_gpu_bps)
+    time_s = inside.time_s + across.time_s
+    algbw = n_bytes * 8.0 / time_s if time_s > 0 else 0.0
+    return collective_cost.CollectiveTime(
+        "all_reduce", "tree across domains", n_bytes, tp, inside.latency_s + across.latency_s,
+        inside.transfer_s + across.transfer_s, time_s, algbw,
+        algbw * collective_cost.busbw_factor("all_reduce", tp))
+
+
+def _tp_all_reduce(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str):
+    """The :class:`netlab.collective_cost.CollectiveTime` of one TP all-reduce."""
+    d = domain.n_gpus
+    if tp > d:
+        if tp % d:
+            raise ValueError(f"tp must be at most the domain size {d} or a multiple of it, got {tp}")
+        candidates = [collective_cost.hierarchical_all_reduce_time(
+            n_bytes, d, tp // d, domain.intra_alpha_s, domain.per_gpu_bps,
+            domain.inter_alpha_s, domain.scaleout_per_gpu_bps)]
+        if algorithm == "best":
+            candidates.append(_leader_tree(n_bytes, tp, domain))
+    else:
+        candidates = [collective_cost.ring_all_reduce_time(n_bytes, tp, domain.intra_alpha_s,
+                                                           domain.per_gpu_bps)]
+        if algorithm == "best":
+            candidates.append(collective_cost.double_binary_tree_all_reduce_time(
+                n_bytes, tp, domain.intra_alpha_s, domain.per_gpu_bps))
+    return min(candidates, key=lambda c: c.time_s)
+
+
+def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str = "best") -> float:
     """Seconds for one all-reduce of ``n_bytes`` in a TP group of ``tp`` GPUs.
 
-    Inside the domain (``tp <= domain.n_gpus``) a ring over the scale-up fabric;
-    beyond it (``tp`` a multiple of the domain size) the hierarchical all-reduce of
-    :mod:`netlab.collective_cost`, whose middle phase crosses the scale-out network.
+    Inside the domain (``tp <= domain.n_gpus``) a ring or a double binary tree over the
+    scale-up fabric. Beyond it (``tp`` a multiple of the domain size) the hierarchical
+    all-reduce of :mod:`netlab.collective_cost` (ring inside, ring across, every GPU on its
+    own port) or a tree among one leader per domain. ``algorithm="best"`` takes the
+    fastest candidate, as NCCL's tuner picks the fastest modelled algorithm; ``"ring"``
+    keeps only the ring-based one.
     """
     n_bytes = validate.non_negative("n_bytes", n_bytes)
     tp = validate.integer("tp", tp, minimum=1)
-    d = domain.n_gpus
-    if tp <= d:
-        return collective_cost.ring_all_reduce_time(n_bytes, tp, domain.intra_alpha_s,
-                                                    domain.per_gpu_bps).time_s
-    if tp % d:
-        raise ValueError(f"tp must be at most the domain size {d} or a multiple of it, got {tp}")
-    return collective_cost.hierarchical_all_reduce_time(
-        n_bytes, d, tp // d, domain.intra_alpha_s, domain.per_gpu_bps,
-        domain.inter_alpha_s, domain.scaleout_per_gpu_bps).time_s
+    validate.choice("algorithm", algorithm, ALGORITHMS)
+    return _tp_all_reduce(n_bytes, tp, domain, algorithm).time_s
 
 
-def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int) -> DecodeStep:
+def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
+                algorithm: str = "best") -> DecodeStep:
     """One decode step of ``batch`` sequences of ``shape`` on a TP group of ``tp`` GPUs.
 
     ``t_layer = max(W_l / (tp B_hbm), 2 P_l batch / (tp F)) + 2 T_allreduce(batch d b)``,
     ``token latency = n_layers * t_layer``, ``tokens/s = batch / latency``. The GPU
     figures (HBM bandwidth ``B_hbm``, dense BF16 FLOP/s ``F``, memory) come from the
-    registry entries of ``domain.gpu``, at their peak.
+    registry entries of ``domain.gpu``, at their peak. ``algorithm`` is passed to
+    :func:`tp_all_reduce_time`.
     """
     if not isinstance(shape, ModelShape):
         raise TypeError(f"shape must be a ModelShape, got {type(shape).__name__}")
@@ -187,82 +228,22 @@ def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int) -
         raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
     tp = validate.integer("tp", tp, minimum=1)
     batch = validate.integer("batch", batch, minimum=1)
+    validate.choice("algorithm", algorithm, ALGORITHMS)
     hbm_bytes_per_s = specs.value(f"gpu.{domain.gpu}.memory_bandwidth") / 8.0
     flops = specs.value(f"gpu.{domain.gpu}.bf16_dense")
     layer_params = shape.n_params / shape.n_layers
     memory_s = layer_params * shape.bytes_per_param / tp / hbm_bytes_per_s
     compute_s = 2.0 * layer_params * batch / tp / flops
     traffic = tp_traffic_per_token(shape.d_model, tp, shape.bytes_per_activation)
-    comm_s = traffic.allreduces_per_layer * tp_all_reduce_time(traffic.message_bytes * batch, tp, domain)
+    reduce = _tp_all_reduce(traffic.message_bytes * batch, tp, domain, algorithm)
+    comm_s = traffic.allreduces_per_layer * reduce.time_s
     latency = shape.n_layers * (max(memory_s, compute_s) + comm_s)
     power_w = tp * domain.power_per_gpu_w
-    return DecodeStep(model=shape.name, system=domain.name, tp=tp, batch=batch,
+    return DecodeStep(model=shape.name, system=domain.name, tp=tp, batch=batch, algorithm=reduce.algorithm,
                       fits=shape.weight_bytes / tp <= specs.value(f"gpu.{domain.gpu}.memory"),
                       crosses_domain=tp > domain.n_gpus, memory_s=memory_s, compute_s=compute_s,
                       comm_s=comm_s, token_latency_s=latency, tokens_per_s=batch / latency,
                       power_w=power_w, tokens_per_joule=batch / latency / power_w)
-
-
-@dataclass(frozen=True)
-class MoEAllToAll:
-    """One MoE dispatch (an all-to-all) from one GPU of an expert-parallel group, by tier."""
-
-    ep: int
-    domain_size: int
-    n_bytes: float           # activations one GPU dispatches: tokens x top_k x d_model x bytes
-    intra_bytes: float       # to other GPUs of its domain
-    inter_bytes: float       # to GPUs of other domains, over its scale-out port
-    intra_s: float
-    inter_s: float
-
-    @property
-    def time_s(self) -> float:
-        return self.intra_s + self.inter_s
-
-    @property
-    def inter_fraction(self) -> float:
-        """Share of the bytes that leave the domain: ``(ep - d) / ep`` for uniform routing."""
-        return self.inter_bytes / self.n_bytes if self.n_bytes else 0.0
-
-    def __repr__(self) -> str:
-        return (f"MoEAllToAll(ep={self.ep}, domain {self.domain_size}: {format_bytes(self.n_bytes)} per GPU, "
-                f"{self.inter_fraction:.0%} across domains; {format_time(self.time_s)} = "
-                f"{format_time(self.intra_s)} inside + "
-                + (f"{format_time(self.inter_s)} across)" if self.inter_s else "nothing across)"))
-
-
-def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domain: ScaleUpDomain,
-                   bytes_per_activation: float = 2.0) -> MoEAllToAll:
-    """Time of one MoE dispatch over an EP group of ``ep`` GPUs, with uniform routing.
-
-    Each of a GPU's ``tokens_per_gpu`` tokens goes to ``top_k`` experts spread evenly
-    over the ``ep`` GPUs, so a share ``1/ep`` of the ``N`` bytes goes to each GPU.
-    Pairwise exchange, one peer per step: inside the domain ``(d'-1)`` steps
-    (``d' = min(ep, d)``) at NVLink rate, across it ``ep - d'`` steps on the scale-out port:
-
-        T = (d'-1)(a_in + 8N/(ep B_up)) + (ep-d')(a_out + 8N/(ep B_out))
-
-    With ``ep <= d`` this is :func:`netlab.collective_cost.all_to_all_time`. The combine
-    step that brings results back costs the same again.
-    """
-    tokens_per_gpu = validate.integer("tokens_per_gpu", tokens_per_gpu, minimum=1)
-    d_model = validate.integer("d_model", d_model, minimum=1)
-    top_k = validate.integer("top_k", top_k, minimum=1)
-    ep = validate.integer("ep", ep, minimum=1)
-    bytes_per_activation = validate.positive("bytes_per_activation", bytes_per_activation)
-    if not isinstance(domain, ScaleUpDomain):
-        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
-    n_bytes = tokens_per_gpu * top_k * d_model * bytes_per_activation
-    local = min(ep, domain.n_gpus)
-    # The in-domain part is an all-to-all among `local` GPUs of their share local/ep of N.
-    intra = collective_cost.all_to_all_time(n_bytes * local / ep, local, domain.intra_alpha_s,
-                                            domain.per_gpu_bps)
-    remote = ep - local
-    inter_bytes = n_bytes * remote / ep
-    inter_s = remote * domain.inter_alpha_s + inter_bytes * 8.0 / domain.scaleout_per_gpu_bps
-    return MoEAllToAll(ep=ep, domain_size=domain.n_gpus, n_bytes=n_bytes,
-                       intra_bytes=n_bytes * (local - 1) / ep, inter_bytes=inter_bytes,
-                       intra_s=intra.time_s, inter_s=inter_s)
 
 
 def pareto_front(latencies_s: Sequence[float], values: Sequence[float]) -> list[int]:

@@ -15,10 +15,8 @@ API = {
                                 bytes_per_activation=2.0),
     inference.model: dict(name="llama3-70b", bytes_per_param=2.0, bytes_per_activation=2.0),
     inference.tp_traffic_per_token: dict(d_model=8192, tp=8, bytes_per_activation=2.0),
-    inference.tp_all_reduce_time: dict(n_bytes=16384, tp=8, domain=DGX_H100),
-    inference.decode_step: dict(shape=LLAMA70, domain=DGX_H100, tp=8, batch=4),
-    inference.moe_all_to_all: dict(tokens_per_gpu=256, d_model=7168, top_k=8, ep=16, domain=DGX_B200,
-                                   bytes_per_activation=2.0),
+    inference.tp_all_reduce_time: dict(n_bytes=16384, tp=8, domain=DGX_H100, algorithm="best"),
+    inference.decode_step: dict(shape=LLAMA70, domain=DGX_H100, tp=8, batch=4, algorithm="best"),
 }
 
 
@@ -54,7 +52,7 @@ def test_decode_llama70b_tp8_batch1_on_dgx_h100_by_hand():
     layer_params = 70.5629e9 / 80
     memory = layer_params * 2 / 8 / 3.35e12
     comm = 2 * (14 * 0.47e-6 + 2 * 7 / 8 * 16384 * 8 / 3.6e12)
-    r = inference.decode_step(LLAMA70, DGX_H100, tp=8, batch=1)
+    r = inference.decode_step(LLAMA70, DGX_H100, tp=8, batch=1, algorithm="ring")
     assert r.memory_s == pytest.approx(memory, rel=1e-9)
     assert r.compute_s == pytest.approx(2 * layer_params / 8 / 989.4e12, rel=1e-9)
     assert r.comm_s == pytest.approx(comm, rel=1e-9)
@@ -78,9 +76,9 @@ def test_405b_does_not_fit_one_dgx_h100_and_spills_over():
     # 410.14e9 x 2 B = 820.3 GB: / 8 = 102.5 GB > 80 GB; / 16 = 51.3 GB fits, but crosses the domain.
     big = inference.model("llama3.1-405b")
     assert not inference.decode_step(big, DGX_H100, 8, 1).fits
-    r = inference.decode_step(big, DGX_H100, 16, 1)
+    r = inference.decode_step(big, DGX_H100, 16, 1, algorithm="ring")
     assert r.fits and r.crosses_domain
-    # Across two nodes the all-reduce is hierarchical: d = 8 inside, m = 2 across.
+    # Across two nodes the ring-based all-reduce is hierarchical: d = 8 inside, m = 2 across.
     expected = collective_cost.hierarchical_all_reduce_time(16384 * 2, 8, 2, 0.47e-6, 3.6e12,
                                                             2.7e-6, 4e11).time_s
     assert r.comm_s == pytest.approx(2 * expected, rel=1e-12)
@@ -99,33 +97,6 @@ def test_d9_pcie_to_nvlink_improves_latency_and_tokens_per_joule(batch):
     nvl = inference.decode_step(LLAMA70, DGX_H100, 8, batch)
     assert nvl.token_latency_s < pcie.token_latency_s
     assert nvl.tokens_per_joule > pcie.tokens_per_joule
-
-
-def test_moe_dispatch_by_hand():
-    # 256 tokens x top-8 x 7168 x 2 B = 29,360,128 B per GPU; EP 16 over DGX B200 nodes (d = 8).
-    # Half the bytes stay in the node: all-to-all of 14,680,064 B among 8 at 900 GB/s (7.2e12 b/s):
-    #   7 x 0.47 us + 7/8 x 14,680,064 x 8 / 7.2e12 s = 3.29 + 14.273 us
-    # The other half leaves over 400 Gb/s in 8 steps of 2.7 us: 21.6 us + 14,680,064 x 8 / 4e11 s.
-    r = inference.moe_all_to_all(256, 7168, 8, 16, DGX_B200)
-    n = 256 * 8 * 7168 * 2
-    assert r.n_bytes == n
-    assert r.inter_fraction == pytest.approx(0.5)
-    assert r.intra_s == pytest.approx(7 * 0.47e-6 + 7 / 8 * (n / 2) * 8 / 7.2e12, rel=1e-12)
-    assert r.inter_s == pytest.approx(8 * 2.7e-6 + (n / 2) * 8 / 4e11, rel=1e-12)
-
-
-@given(ep=st.integers(1, 8), tokens=st.integers(1, 4096))
-def test_moe_inside_the_domain_is_a_plain_all_to_all(ep, tokens):
-    r = inference.moe_all_to_all(tokens, 4096, 2, ep, DGX_B200)
-    ref = collective_cost.all_to_all_time(tokens * 2 * 4096 * 2, ep, DGX_B200.intra_alpha_s,
-                                          DGX_B200.per_gpu_bps)
-    assert r.inter_bytes == 0 and r.time_s == pytest.approx(ref.time_s, rel=1e-12)
-
-
-@given(ep=st.integers(9, 576))
-def test_moe_share_leaving_the_domain_is_uniform_routing(ep):
-    r = inference.moe_all_to_all(64, 4096, 4, ep, DGX_B200)
-    assert r.inter_fraction == pytest.approx((ep - 8) / ep)
 
 
 def test_pareto_front_small_case():
@@ -147,3 +118,45 @@ def test_pareto_front_definition(points):
     for i in range(len(points)):
         dominated = any(beats(j, i) for j in range(len(points)))
         assert (i in front) == (not dominated)
+
+
+def test_best_inside_the_domain_is_the_faster_of_ring_and_tree():
+    # 16 KB over 8 GPUs at 0.47 us per step: a ring takes 14 steps (6.64 us), a double binary
+    # tree about 2 x 3 steps (NCCL's tree for small messages), so "best" picks the tree.
+    n = 16384
+    ring = collective_cost.ring_all_reduce_time(n, 8, 0.47e-6, 3.6e12).time_s
+    tree = collective_cost.double_binary_tree_all_reduce_time(n, 8, 0.47e-6, 3.6e12).time_s
+    assert tree < ring
+    assert inference.tp_all_reduce_time(n, 8, DGX_H100) == pytest.approx(tree, rel=1e-12)
+    assert inference.tp_all_reduce_time(n, 8, DGX_H100, algorithm="ring") == pytest.approx(ring, rel=1e-12)
+    # 1 GB: the ring's bandwidth term wins.
+    assert inference.tp_all_reduce_time(1e9, 8, DGX_H100) == pytest.approx(
+        collective_cost.ring_all_reduce_time(1e9, 8, 0.47e-6, 3.6e12).time_s, rel=1e-12)
+
+
+def test_leader_tree_across_domains_by_hand():
+    # 4 bytes (latency only, almost) over 8 DGX H100 nodes, tp = 64:
+    #   inside: double binary tree over 8, 2 x floor(log2 8) = 6 steps of 0.47 us = 2.82 us
+    #   across: binomial tree over 8 leaders, 2 x 3 steps of 2.7 us = 16.2 us
+    # The hierarchical ring needs 14 x 0.47 + 14 x 2.7 = 44.38 us, so "best" takes the tree.
+    t = inference.tp_all_reduce_time(4, 64, DGX_H100)
+    assert t == pytest.approx(6 * 0.47e-6 + 6 * 2.7e-6, rel=1e-3)
+    ring = inference.tp_all_reduce_time(4, 64, DGX_H100, algorithm="ring")
+    assert ring == pytest.approx(14 * 0.47e-6 + 14 * 2.7e-6, rel=1e-3)
+
+
+@given(n=st.floats(0, 1e9), tp=st.sampled_from([1, 2, 3, 5, 8, 16, 24, 64]))
+def test_best_is_never_slower_than_ring(n, tp):
+    assert inference.tp_all_reduce_time(n, tp, DGX_H100) <= \
+        inference.tp_all_reduce_time(n, tp, DGX_H100, algorithm="ring") * (1 + 1e-12)
+
+
+def test_leaving_the_domain_stops_tp_from_paying_off():
+    # Llama 3.1 405B, batch 8: inside the NVL72 the time per token keeps falling up to TP 64;
+    # across DGX H100 nodes TP 64 is slower than TP 32 (the network steps grow with m).
+    big = inference.model("llama3.1-405b")
+    nvl72 = scaleup.preset("gb200-nvl72")
+    inside = [inference.decode_step(big, nvl72, tp, 8).token_latency_s for tp in (16, 32, 64)]
+    across = [inference.decode_step(big, DGX_H100, tp, 8).token_latency_s for tp in (16, 32, 64)]
+    assert inside[0] > inside[1] > inside[2]
+    assert across[2] > across[1]
