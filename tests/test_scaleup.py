@@ -150,3 +150,15 @@ def test_latency_optimum_matches_brute_force():
     times = {d: scaleup.hierarchical_all_reduce(0.0, 576, dom, domain_size=d).time_s for d in divisors}
     assert min(times, key=times.get) == 48
     assert times[48] == pytest.approx(182e-6)
+
+
+def test_step_latencies_default_to_nccl_figures_per_fabric():
+    # NCCL tuning.cc (hwLat, ring, LL): NVLink 0.47 us, PCI 1.0 us, network 2.7 us per step.
+    assert scaleup.preset("dgx-h100").intra_alpha_s == pytest.approx(0.47e-6)
+    assert scaleup.preset("pcie-h100").intra_alpha_s == pytest.approx(1.0e-6)
+    assert all(scaleup.preset(p).inter_alpha_s == pytest.approx(2.7e-6) for p in scaleup.PRESETS)
+
+
+def test_hierarchical_needs_a_domain_object():
+    with pytest.raises(TypeError, match="ScaleUpDomain"):
+        scaleup.hierarchical_all_reduce(1e9, 16, {"n_gpus": 8})
