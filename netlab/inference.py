@@ -11,8 +11,8 @@ two all-reduces per layer (after attention and after the MLP), each of
 The first term is the roofline of the GPU (memory-bound at small batch, compute-bound
 at large), the second the network. While the TP group stays inside the NVLink
 domain the all-reduce runs at NVLink rate; once it spills over (``tp`` larger than the
-domain) it becomes hierarchical and part of it crosses the scale-out network, whose
-per-step latency is several times NVLink's. Decode cannot hide these all-reduces
+domain) it becomes hierarchical, or a tree among one leader per domain, and part of it
+crosses the scale-out network, whose per-step latency is several times NVLink's. Decode cannot hide these all-reduces
 behind compute (each layer needs the previous one's sum), so they add to the token
 latency directly.
 
@@ -209,6 +209,8 @@ def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm
     n_bytes = validate.non_negative("n_bytes", n_bytes)
     tp = validate.integer("tp", tp, minimum=1)
     validate.choice("algorithm", algorithm, ALGORITHMS)
+    if not isinstance(domain, ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
     return _tp_all_reduce(n_bytes, tp, domain, algorithm).time_s
 
 
