@@ -25,7 +25,7 @@ import math
 
 from netlab import fabric as fabric_mod
 from netlab import optics, power, specs, validate
-from netlab.units import day, format_time, hour
+from netlab.units import day, hour
 
 FIT = 1e-9 / hour   # one failure per 10^9 device-hours, in failures per second
 
@@ -43,8 +43,8 @@ class FleetFailures:
 
     def __repr__(self) -> str:
         return (f"FleetFailures({self.n_parts:,.0f} parts at {self.failure_rate_per_s / FIT:.3g} FIT: "
-                f"{self.failures_per_day:.3g} per day, one every {format_time(self.mtbf_fleet_s)}; "
-                f"a {format_time(self.job_duration_s)} job sees none with p = {self.p_job_unaffected:.3g})")
+                f"{self.failures_per_day:.3g} per day, one every {self.mtbf_fleet_s / hour:.3g} h; "
+                f"a {self.job_duration_s / hour:.3g} h job sees none with p = {self.p_job_unaffected:.3g})")
 
 
 def fleet_failures(n_parts: float, failure_rate_per_s: float | None = None, mtbf_gain: float = 1.0,
