@@ -1,0 +1,190 @@
+"""Small, named experiments on the simulator, sized to run in well under a second.
+
+Each function builds a network, runs it and returns a frozen result with the
+figures chapter 4 discusses (and the full :class:`~netlab.sim.results.RunResult`):
+
+* :func:`incast` -- N senders to one receiver: lossy drop-tail vs PFC vs credits;
+  the ideal time is the receiver link busy from start to end.
+* :func:`victim` -- head-of-line blocking: an incast on one switch pauses the link
+  between two switches, slowing a flow to an idle receiver (``guo-rdma-at-scale``).
+* :func:`deadlock` -- four switches in a ring with routes that form a cycle of
+  buffer dependencies: PFC (or credits) stop everything (``hu-deadlock``).
+* :func:`dcqcn_sharing` -- flows with DCQCN on one bottleneck (``zhu-dcqcn``).
+
+``mode`` is ``"lossy"``, ``"pfc"`` or ``"credits"``; sizes in bytes, rates in bit/s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import functools
+
+from netlab import validate
+from netlab.sim.cc import DCQCN
+from netlab.sim.queues import ECNMarking
+from netlab.sim.results import RunResult
+from netlab.sim.switch import PFC, Credits, Lossy
+from netlab.sim.topology import chain, ring, single_switch
+from netlab.units import format_rate, format_time
+
+MODES = ("lossy", "pfc", "credits")
+
+
+def flow_control(mode: str, buffer_bytes: float):
+    """The flow-control object for ``mode`` with ``buffer_bytes`` per port."""
+    mode = validate.choice("mode", mode, MODES)
+    buffer_bytes = validate.positive("buffer_bytes", buffer_bytes)
+    return {"lossy": Lossy, "pfc": PFC, "credits": Credits}[mode](buffer_bytes)
+
+
+@dataclass(frozen=True)
+class IncastResult:
+    """An N-to-1 incast. ``goodput_fraction`` = ideal time / completion time."""
+
+    mode: str
+    n_senders: int
+    completion_time_s: float      # until the last byte of the last flow arrived
+    ideal_time_s: float           # all wire bytes back to back on the receiver's link
+    goodput_bps: float
+    goodput_fraction: float
+    dropped_packets: int
+    retransmitted_packets: int
+    timeouts: int
+    pause_events: int
+    run: RunResult
+
+    def __repr__(self) -> str:
+        return (f"IncastResult({self.mode}, {self.n_senders} senders: {format_time(self.completion_time_s)} "
+                f"({self.goodput_fraction:.0%} of ideal), {self.dropped_packets} drops, "
+                f"{self.timeouts} timeouts, {self.pause_events} pauses)")
+
+
+def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: float = 100e3,
+           bandwidth_bps: float = 100e9, rto_s: float = 100e-6, seed: int = 0,
+           sample_interval_s: float | None = None) -> IncastResult:
+    """``n_senders`` flows of ``size_bytes`` into one receiver through one switch."""
+    n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=512)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    net = single_switch(n_senders + 1, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes),
+                        rto_s=rto_s, seed=seed)
+    for i in range(1, n_senders + 1):
+        net.add_flow(f"h{i}", "h0", size_bytes)
+    if sample_interval_s is not None:
+        net.sample_queues(["s0[0]"], sample_interval_s)
+    run = net.run(until_s=1.0, max_events=2_000_000)
+    mtu, hdr = net.mtu_bytes, net.header_bytes
+    wire = n_senders * (size_bytes + -(-size_bytes // mtu) * hdr)
+    ideal = wire * 8 / bandwidth_bps
+    done = run.max_completion_time_s
+    return IncastResult(
+        mode=mode, n_senders=n_senders, completion_time_s=done, ideal_time_s=ideal,
+        goodput_bps=n_senders * size_bytes * 8 / done, goodput_fraction=ideal / done,
+        dropped_packets=run.dropped_packets,
+        retransmitted_packets=sum(f.retransmitted_packets for f in run.flows),
+        timeouts=sum(f.timeouts for f in run.flows), pause_events=run.total_pause_events, run=run)
+
+
+@dataclass(frozen=True)
+class VictimResult:
+    """A flow to an idle receiver sharing one inter-switch link with an incast."""
+
+    mode: str
+    victim_time_s: float          # the victim's completion time in company
+    victim_alone_s: float         # the same flow on an empty network
+    slowdown: float               # victim_time_s / victim_alone_s
+    shared_link_paused_s: float   # time the s0 -> s1 link was paused
+    run: RunResult
+
+    def __repr__(self) -> str:
+        return (f"VictimResult({self.mode}: victim {format_time(self.victim_time_s)} vs "
+                f"{format_time(self.victim_alone_s)} alone (x{self.slowdown:.1f}); shared link paused "
+                f"{format_time(self.shared_link_paused_s)})")
+
+
+def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
+           bandwidth_bps: float = 100e9, rto_s: float = 100e-6, seed: int = 0,
+           sample_interval_s: float | None = None) -> VictimResult:
+    """Two switches ``s0 - s1`` with four hosts each (``h0..h3`` on ``s0``). ``h1, h2``
+    (on ``s0``) and ``h5, h6`` (on ``s1``) send ``size_bytes`` to ``h4``; the victim
+    ``h0`` sends ``size_bytes`` to the idle ``h7`` over the same ``s0 -> s1`` link."""
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+
+    def build():
+        return chain(2, 4, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes), rto_s=rto_s, seed=seed)
+
+    net = build()
+    for src in ("h1", "h2", "h5", "h6"):
+        net.add_flow(src, "h4", size_bytes)
+    net.add_flow("h0", "h7", size_bytes)
+    if sample_interval_s is not None:
+        net.sample_flows(sample_interval_s)
+    run = net.run(until_s=1.0, max_events=2_000_000)
+    alone_net = build()
+    alone_net.add_flow("h0", "h7", size_bytes)
+    alone = alone_net.run().flows[0].completion_time_s
+    t = run.flows[-1].completion_time_s
+    return VictimResult(mode=mode, victim_time_s=t, victim_alone_s=alone, slowdown=t / alone,
+                        shared_link_paused_s=run.port(f"s0[{_port_towards(net, 's0', 's1')}]").paused_time_s,
+                        run=run)
+
+
+def _port_towards(net, a: str, b: str) -> int:
+    return next(p.index for p in net.switches[a].ports if p.peer.name == b)
+
+
+def deadlock(mode: str = "pfc", size_bytes: int = 1_000_000, buffer_bytes: float = 60e3,
+             bandwidth_bps: float = 100e9, clockwise: bool = True, seed: int = 0) -> RunResult:
+    """Four switches in a ring, one host each, host ``i`` sending to host ``i + 2``.
+    With ``clockwise=True`` all traffic goes the same way round: each ring link carries
+    two flows, buffers fill, and each switch waits for the next -- a cycle."""
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    net = ring(4, 1, bandwidth_bps, clockwise=clockwise, flow_control=flow_control(mode, buffer_bytes),
+               seed=seed, rto_s=1e-3)
+    for i in range(4):
+        net.add_flow(f"h{i}", f"h{(i + 2) % 4}", size_bytes)
+    return net.run(until_s=0.1, max_events=2_000_000)
+
+
+@dataclass(frozen=True)
+class SharingResult:
+    """Flows sharing one bottleneck: per-flow goodput over time and the queue."""
+
+    n_flows: int
+    time_s: tuple[float, ...]                 # ends of the sampling intervals
+    rates_bps: tuple[tuple[float, ...], ...]  # one tuple per flow
+    queue_time_s: tuple[float, ...]
+    queue_bytes: tuple[int, ...]
+    fair_share_bps: float
+    run: RunResult
+
+    def __repr__(self) -> str:
+        last = ", ".join(format_rate(r[-1]) for r in self.rates_bps)
+        return f"SharingResult({self.n_flows} flows, last interval: {last}; fair {format_rate(self.fair_share_bps)})"
+
+
+def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 2e-3, bandwidth_bps: float = 25e9,
+                  stagger_s: float = 200e-6, rate_ai_bps: float = 0.25e9, seed: int = 0,
+                  sample_interval_s: float = 100e-6) -> SharingResult:
+    """``n_flows`` long flows (one per sender, started ``stagger_s`` apart) into one receiver
+    with PFC; with ``ecn`` the switch marks (5-200 KB, up to 10 %) and senders run DCQCN
+    with additive increase ``rate_ai_bps`` (hyper increase 5x that)."""
+    n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=16)
+    validate.boolean("ecn", ecn)
+    duration_s = validate.positive("duration_s", duration_s)
+    stagger_s = validate.non_negative("stagger_s", stagger_s)
+    rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
+    net = single_switch(n_flows + 1, bandwidth_bps, flow_control=PFC(1_000_000), seed=seed,
+                        ecn=ECNMarking(5e3, 200e3, 0.1) if ecn else None)
+    cc = functools.partial(DCQCN, rate_ai_bps=rate_ai_bps, rate_hai_bps=5 * rate_ai_bps,
+                           byte_counter_bytes=10e6) if ecn else None
+    for i in range(1, n_flows + 1):
+        net.add_flow(f"h{i}", "h0", 10**12, start_s=(i - 1) * stagger_s, cc=cc)
+    net.sample_flows(sample_interval_s)
+    net.sample_queues(["s0[0]"], sample_interval_s / 10)
+    run = net.run(until_s=duration_s, max_events=5_000_000)
+    traces = run.flow_traces
+    q = run.queue_traces[0]
+    fair = bandwidth_bps * net.mtu_bytes / (net.mtu_bytes + net.header_bytes) / n_flows
+    return SharingResult(n_flows=n_flows, time_s=traces[0].time_s[1:],
+                         rates_bps=tuple(t.rates_bps() for t in traces), queue_time_s=q.time_s,
+                         queue_bytes=q.queue_bytes, fair_share_bps=fair, run=run)
