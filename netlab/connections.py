@@ -58,9 +58,10 @@ class ConnectionState:
         return self.roce_qps / self.uet_pdcs
 
     def __repr__(self) -> str:
-        return (f"ConnectionState({self.world_size} ranks: RoCE {self.roce_qps:,} QPs "
-                f"({format_bytes(self.roce_bytes)}, {format_time(self.roce_setup_s)} to set up) vs "
-                f"UET {self.uet_pdcs:,} PDCs ({format_bytes(self.uet_bytes)}); {self.ratio:.3g}x)")
+        setup = f", {format_time(self.roce_setup_s)} to set up" if self.roce_setup_s > 0 else ""
+        return (f"ConnectionState({self.world_size:,} ranks: RoCE {self.roce_qps:,} QPs "
+                f"({format_bytes(self.roce_bytes)}{setup}) vs UET {self.uet_pdcs:,} PDCs "
+                f"({format_bytes(self.uet_bytes)}); {self.ratio:.3g}x)")
 
 
 def connection_state(world_size: int, active_peers: int, ranks_per_nic: int = 1,

@@ -239,6 +239,9 @@ class UETReceiver(Receiver):
         self.scheduler = None
         self.grants: deque = deque()                # times of credits not yet used by an arrival
         if config.credits:
+            if schedulers is None:
+                raise ValueError("receiver credits need the schedulers dict that uet() shares; "
+                                 "build the transport with uet(credits=True)")
             self.scheduler = schedulers.setdefault(host, CreditScheduler(network, host))
 
     def place(self, packet) -> None:
