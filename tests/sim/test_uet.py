@@ -153,7 +153,8 @@ def test_trimming_never_loses_a_header(n, buffer_kb, seed):
         net.add_flow(f"h{i}", "h0", 100_000, transport=pair)
     r = net.run(max_events=3_000_000)
     assert r.stop_reason == "complete"
-    assert policy.trimmed_packets > 0                          # n x 256 KB windows > the buffer
+    if (n - 1) * 100_000 > 1.1 * buffer_kb * 1e3:               # the queue peaks near (n-1) x 100 KB
+        assert policy.trimmed_packets > 0
     assert policy.headers_dropped == 0 and r.dropped_packets == 0
     # Each trim reached the receiver as a header and came back to its sender as a NACK.
     receivers = [f.receiver for f in net.flows]
