@@ -159,3 +159,13 @@ def test_categories_cover_every_step_and_add_up():
         assert sum(cats.values()) == pytest.approx(r.latency_s)
         assert (cats["GPU staging copies"] > 0) == (gpu and path != "gpudirect")
         assert (cats["kernel: calls, stack, copies"] > 0) == (path == "tcp")
+
+
+def test_chapter_3_e5_figures_match_the_model():
+    # The table and the 30 % crossing quoted in book/ch03-rdma.md (rounded to whole per cent).
+    table = {64: (90, 90), 4096: (88, 90), 65536: (66, 83), 2**20: (34, 66), 2**26: (28, 61)}
+    for n, (g100, g400) in table.items():
+        assert round(hoststack.gpudirect_gain(n, 100e9).gain * 100) == g100
+        assert round(hoststack.gpudirect_gain(n, 400e9).gain * 100) == g400
+    assert hoststack.gpudirect_gain(3.6e6, 100e9).gain > 0.30 > hoststack.gpudirect_gain(3.8e6, 100e9).gain
+    assert hoststack.gpudirect_gain(2**34, 200e9).gain > 0.30
