@@ -162,3 +162,12 @@ def test_step_latencies_default_to_nccl_figures_per_fabric():
 def test_hierarchical_needs_a_domain_object():
     with pytest.raises(TypeError, match="ScaleUpDomain"):
         scaleup.hierarchical_all_reduce(1e9, 16, {"n_gpus": 8})
+
+
+def test_measured_ratio_moves_the_crossover_down():
+    # nccl-tests: ring busbw on 8 H100 ~370 GB/s, ~47 GB/s per NDR NIC (specs/nccl.py).
+    # r = 370 / 47 = 7.8723; d* = (1 + r) * 576 / (576 + r) = 8.8723 * 576 / 583.8723 = 8.7527.
+    r = specs.value("nccl.h100_node.ring_busbw") / specs.value("nccl.ndr.busbw_per_nic")
+    assert r == pytest.approx(370 / 47)
+    assert scaleup.crossover_domain_size(r, 576) == pytest.approx(8.7527, rel=1e-4)
+    assert scaleup.crossover_domain_size(DGX_H100.ratio, 576) == pytest.approx(9.8462, rel=1e-4)
