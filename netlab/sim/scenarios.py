@@ -65,6 +65,8 @@ def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: fl
     """``n_senders`` flows of ``size_bytes`` into one receiver through one switch."""
     n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=512)
     size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    if sample_interval_s is not None:
+        validate.positive("sample_interval_s", sample_interval_s)
     net = single_switch(n_senders + 1, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes),
                         rto_s=rto_s, seed=seed)
     for i in range(1, n_senders + 1):
@@ -108,6 +110,8 @@ def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
     (on ``s0``) and ``h5, h6`` (on ``s1``) send ``size_bytes`` to ``h4``; the victim
     ``h0`` sends ``size_bytes`` to the idle ``h7`` over the same ``s0 -> s1`` link."""
     size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    if sample_interval_s is not None:
+        validate.positive("sample_interval_s", sample_interval_s)
 
     def build():
         return chain(2, 4, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes), rto_s=rto_s, seed=seed)
@@ -173,6 +177,7 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 2e-3, band
     duration_s = validate.positive("duration_s", duration_s)
     stagger_s = validate.non_negative("stagger_s", stagger_s)
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
+    sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)
     net = single_switch(n_flows + 1, bandwidth_bps, flow_control=PFC(1_000_000), seed=seed,
                         ecn=ECNMarking(5e3, 200e3, 0.1) if ecn else None)
     cc = functools.partial(DCQCN, rate_ai_bps=rate_ai_bps, rate_hai_bps=5 * rate_ai_bps,

@@ -1,0 +1,54 @@
+"""The chapter 4 scenarios: input checks and the behaviour the chapter states."""
+
+from hypothesis import given, settings, strategies as st
+import pytest
+
+from netlab.sim import scenarios as sc
+from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
+
+API = {
+    sc.flow_control: dict(mode="pfc", buffer_bytes=100e3),
+    sc.incast: dict(mode="pfc", n_senders=2, size_bytes=8_000, buffer_bytes=100e3, bandwidth_bps=100e9,
+                    rto_s=100e-6, seed=0, sample_interval_s=1e-6),
+    sc.victim: dict(mode="pfc", size_bytes=8_000, buffer_bytes=100e3, bandwidth_bps=100e9, rto_s=100e-6,
+                    seed=0, sample_interval_s=1e-6),
+    sc.deadlock: dict(mode="pfc", size_bytes=8_000, buffer_bytes=60e3, bandwidth_bps=100e9, seed=0),
+    sc.dcqcn_sharing: dict(n_flows=2, duration_s=50e-6, bandwidth_bps=25e9, stagger_s=10e-6,
+                           rate_ai_bps=0.5e9, seed=0, sample_interval_s=10e-6),
+}
+
+
+@pytest.mark.parametrize("func", list(API), ids=lambda f: f.__name__)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_rejects_bad_input(func, data):
+    name = data.draw(st.sampled_from(numeric_params(API[func])))
+    assert_rejects(func, API[func], name, data.draw(BAD_VALUES))
+
+
+def test_incast_lossless_reaches_ideal_and_lossy_collapses():
+    # ideal for 8 x 64 kB at 100 Gb/s: 8 x (64 000 + 16 x 64) x 8 / 1e11 = 41.6 us
+    for mode in ("pfc", "credits"):
+        r = sc.incast(mode, 8)
+        assert r.ideal_time_s == pytest.approx(8 * (64_000 + 16 * 64) * 8 / 100e9)
+        assert r.goodput_fraction > 0.95 and r.dropped_packets == 0
+    lossy = sc.incast("lossy", 8, buffer_bytes=50e3)
+    assert lossy.timeouts > 0 and lossy.goodput_fraction < 0.5
+
+
+def test_victim_is_slowed_by_pauses_more_than_by_sharing():
+    lossy, pfc = sc.victim("lossy"), sc.victim("pfc")
+    assert pfc.shared_link_paused_s > 0 and lossy.shared_link_paused_s == 0
+    assert pfc.slowdown > 1.5 * lossy.slowdown
+
+
+def test_deadlock_needs_the_cycle():
+    assert sc.deadlock("pfc").stop_reason == "deadlock"
+    assert sc.deadlock("pfc", clockwise=False).stop_reason == "complete"
+
+
+def test_dcqcn_keeps_the_queue_far_below_pfc_alone():
+    with_ecn = sc.dcqcn_sharing(2, duration_s=1e-3)
+    without = sc.dcqcn_sharing(2, ecn=False, duration_s=1e-3)
+    assert max(with_ecn.queue_bytes) < 0.25 * max(without.queue_bytes)
+    assert len(with_ecn.rates_bps) == 2 and with_ecn.fair_share_bps == pytest.approx(25e9 * 4096 / 4160 / 2)
