@@ -21,7 +21,8 @@ credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
 (congestion control, DCQCN), ``network`` (building and running, routing,
 deadlock detection, byte accounting), ``topology`` (single switch, chain, ring,
-leaf-spine), ``results`` (frozen result dataclasses).
+leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
+Poisson sources, M/D/1), ``scenarios`` (the chapter 4 experiments).
 
 Building and running
 --------------------
@@ -33,8 +34,10 @@ window_bytes=None, load_balancer=ECMP(), queue_policy=DropTail(ecn=ecn), ecn=Non
 queue_policy=)`` (per-switch overrides), ``connect(a, b, bandwidth_bps, propagation_s)``,
 ``set_route(switch, host, [ports])``, ``add_flow(src, dst, size_bytes, start_s=0,
 transport=GoBackN, cc=None, priority=0, ack_priority=None, entropy=None) -> Flow``,
-``sample_queues(["s0[0]", ...], interval_s)``, ``run(until_s=inf, max_events=2e7,
-deadlock_check_s=None) -> RunResult``. A network runs once.
+``sample_queues(["s0[0]", ...], interval_s)``, ``sample_flows(interval_s)``,
+``run(until_s=inf, max_events=2e7, deadlock_check_s=None) -> RunResult``. A network
+runs once. After a run, ``flow.sender`` / ``flow.receiver`` hold the transport objects.
+Routing is shortest-path by hop count (``switch.routes[dst_host_id]`` = equal-cost ports).
 
 Topologies: ``single_switch(n_hosts, bandwidth_bps)``, ``chain(n_switches,
 hosts_per_switch, bandwidth_bps)``, ``ring(n_switches, hosts_per_switch, bandwidth_bps,
@@ -49,7 +52,9 @@ deadlock, ``time_s``, ``events_processed``, ``flows``, ``ports``, ``queue_traces
 ``FlowResult`` (``completion_time_s``, ``goodput_bps``, ``retransmitted_packets``,
 ``timeouts``, ``out_of_order_packets``, ``duplicate_bytes``, ...); ``PortStats``
 (``pause_events``, ``paused_time_s``, ``max_queue_bytes``, ``min_credits_bytes``, drops);
-``QueueTrace`` (``time_s``, ``queue_bytes``).
+``QueueTrace`` (``time_s``, ``queue_bytes``); ``FlowTrace`` (``time_s``,
+``delivered_bytes``, ``rates_bps()``). Data-byte accounting holds at any stop:
+``sent_bytes == received_bytes + dropped_bytes + trimmed_bytes + in_flight_bytes``.
 
 Extension points (subclass these in your own module)
 ----------------------------------------------------
