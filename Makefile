@@ -35,6 +35,9 @@ test-unit: $(STAMP)
 test-notebooks: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/python -m pytest --nbmake --nbmake-timeout=300 labs book -n 2 -q -p no:cacheprovider
 
+# Static checks of the built HTML, then every page in headless Chromium (/usr/bin/chromium) with
+# the network blocked. Without Chromium the browser tests are skipped with a message, unless
+# NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure.
 test-site: $(STAMP)
 	$(BIN)/python -m pytest tests -m "site or browser" -q -p no:cacheprovider
 
@@ -44,8 +47,13 @@ lab: $(STAMP)
 serve:
 	$(BIN)/python -m http.server --directory $(SITE) --bind 127.0.0.1 $(PORT)
 
+# External links (needs the network; internal links and anchors are checked by test-site).
 linkcheck: $(STAMP)
-	$(BIN)/jupyter-book build . --path-output $(BUILD_DIR)/linkcheck --builder linkcheck
+	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build . --path-output $(BUILD_DIR)/linkcheck --builder linkcheck
+
+# PNGs of a reading page (light and dark), a lab and a widget in two states, for review (after make book).
+screenshots: $(STAMP)
+	$(BIN)/python -m tests.site.screenshots
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
