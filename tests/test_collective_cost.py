@@ -155,7 +155,8 @@ def test_straggler_sets_the_pace():
         pytest.approx(cc.ring_all_reduce_time(1e9, 8, 5e-6, 100e9).time_s)
 
 
-@given(n=st.integers(1, 512), N=st.floats(0, 1e11), alpha=st.floats(0, 1e-4), rate=st.floats(1e9, 1e13))
+# sizes are 0 or >= 1 byte: subnormal floats (1e-309 B) lose the precision the ratio needs
+@given(n=st.integers(1, 512), N=st.one_of(st.just(0.0), st.floats(1, 1e11)), alpha=st.floats(0, 1e-4), rate=st.floats(1e9, 1e13))
 def test_time_is_latency_plus_transfer_and_busbw_never_exceeds_link(n, N, alpha, rate):
     for f in (cc.ring_all_reduce_time, cc.ring_all_gather_time, cc.ring_reduce_scatter_time,
               cc.all_to_all_time, cc.halving_doubling_all_reduce_time, cc.tree_all_reduce_time):
