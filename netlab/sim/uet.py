@@ -24,7 +24,8 @@ changes that [uet-ref-prov]:
 * **Receiver credits** (RCCC-like) for incast: with ``credits=True`` a sender may
   send ``initial_credit_packets`` unsolicited, then one packet per credit; the
   receiving host's :class:`CreditScheduler` grants credits round-robin at its own
-  line rate, so N senders can never push more than the last link carries.
+  line rate, so N senders can never push more than the last link carries
+  (:class:`~netlab.sim.uet_cc.CreditScheduler`).
 
 EXTENSION POINTS used: :class:`~netlab.sim.transport.Sender` /
 :class:`~netlab.sim.transport.Receiver` subclasses; a ``CREDIT`` control kind
@@ -40,10 +41,10 @@ from functools import partial
 import math
 
 from netlab import specs, validate
-from netlab.sim.packet import DATA, NACK, SACK, Packet
+from netlab.sim.packet import NACK, SACK, Packet
 from netlab.sim.transport import Receiver, Sender
+from netlab.sim.uet_cc import CREDIT, CreditScheduler
 
-CREDIT = "credit"
 MODES = ("RUD", "ROD")
 BITMAP_BITS = int(specs.value("uet.sack_bitmap_bits"))
 _BITMAP_MASK = (1 << BITMAP_BITS) - 1
@@ -288,42 +289,3 @@ class UETReceiver(Receiver):
         bitmap = (self.received_mask >> self.cumulative) & _BITMAP_MASK
         self.send_ack(SACK, self.cumulative,
                       (self.cumulative, bitmap, packet.seq, packet.info, packet.ecn, packet.sent_s))
-
-
-class CreditScheduler:
-    """RCCC-like receiver: one credit per packet-time of the host's link, round-robin.
-
-    The request is implied by a flow's first packet; from then on the scheduler
-    grants a credit (a ``CREDIT`` control packet) every ``(mtu + header) * 8 / rate``
-    seconds to the next flow that still needs packets, and sleeps when none does.
-    """
-
-    def __init__(self, network, host) -> None:
-        self.network = network
-        self.sim = network.sim
-        self.host = host
-        self.interval_s = (network.mtu_bytes + network.header_bytes) * 8.0 / host.port.bandwidth_bps
-        self.flows: list = []
-        self._rr = 0
-        self._ticking = False
-        self.credits_sent = 0
-
-    def wake(self, receiver) -> None:
-        if receiver not in self.flows:
-            self.flows.append(receiver)
-        if not self._ticking:
-            self._ticking = True
-            self.sim.after(0.0, self._tick)
-
-    def _tick(self) -> None:
-        n = len(self.flows)
-        for i in range(n):
-            r = self.flows[(self._rr + i) % n]
-            if r.credit_need > 0:
-                self._rr = (self._rr + i + 1) % n
-                r.grants.append(self.sim.now_s)
-                self.credits_sent += 1
-                r.send_ack(CREDIT, 1)
-                self.sim.after(self.interval_s, self._tick)
-                return
-        self._ticking = False                       # nobody needs credit: sleep until woken

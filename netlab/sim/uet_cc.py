@@ -1,4 +1,6 @@
-"""NSCC-like sender congestion control: a window steered by ECN marks and measured delay.
+"""UET-like congestion control: NSCC-like sender windows and RCCC-like receiver credits.
+
+**NSCC-like.** A window steered by ECN marks and measured delay.
 
 Ultra Ethernet's Network-Signaled Congestion Control (NSCC) keeps a congestion
 window per sender and adapts it to two signals carried back in ACKs: the round-trip
@@ -16,12 +18,21 @@ SACK carries the echoed ECN bit and the packet's send time, and the window
 
 A trimmed packet's NACK counts as a marked, high-delay ACK; a timeout resets the
 window to one packet. The window stays in ``[one packet, max_cwnd_bytes]``.
+
+**RCCC-like.** Receiver credit-based congestion control bounds incast at the receiver:
+credits say how much a sender may send, and the receiver hands them out no faster
+than its own link drains [nwktimes-rccc]. :class:`CreditScheduler` grants one
+packet's credit per packet-time of the receiving host's link, round-robin among the
+flows that still need packets (see :class:`~netlab.sim.uet.UETReceiver` for how
+need is counted). Credits travel in ``CREDIT`` control packets.
 """
 
 from __future__ import annotations
 
 from netlab import validate
 from netlab.sim.cc import CongestionControl
+
+CREDIT = "credit"          # control packet kind: ``seq`` credits (packets) for the sender
 
 
 class NSCC(CongestionControl):
@@ -67,3 +78,42 @@ class NSCC(CongestionControl):
 
     def on_timeout(self, sender) -> None:
         sender.cwnd_bytes = self._min_cwnd
+
+
+class CreditScheduler:
+    """RCCC-like receiver: one credit per packet-time of the host's link, round-robin.
+
+    The request is implied by a flow's first packet; from then on the scheduler
+    grants a credit (a ``CREDIT`` control packet) every ``(mtu + header) * 8 / rate``
+    seconds to the next flow that still needs packets, and sleeps when none does.
+    """
+
+    def __init__(self, network, host) -> None:
+        self.network = network
+        self.sim = network.sim
+        self.host = host
+        self.interval_s = (network.mtu_bytes + network.header_bytes) * 8.0 / host.port.bandwidth_bps
+        self.flows: list = []
+        self._rr = 0
+        self._ticking = False
+        self.credits_sent = 0
+
+    def wake(self, receiver) -> None:
+        if receiver not in self.flows:
+            self.flows.append(receiver)
+        if not self._ticking:
+            self._ticking = True
+            self.sim.after(0.0, self._tick)
+
+    def _tick(self) -> None:
+        n = len(self.flows)
+        for i in range(n):
+            r = self.flows[(self._rr + i) % n]
+            if r.credit_need > 0:
+                self._rr = (self._rr + i + 1) % n
+                r.grants.append(self.sim.now_s)
+                self.credits_sent += 1
+                r.send_ack(CREDIT, 1)
+                self.sim.after(self.interval_s, self._tick)
+                return
+        self._ticking = False                       # nobody needs credit: sleep until woken

@@ -191,3 +191,49 @@ def test_spraying_helps_uet_and_hurts_go_back_n():
 def test_runs_repeat_exactly_for_a_seed():
     a, b = incast("uet-trim", 7, 100_000, seed=5), incast("uet-trim", 7, 100_000, seed=5)
     assert (a.max_completion_s, a.trimmed_packets, a.events) == (b.max_completion_s, b.trimmed_packets, b.events)
+
+
+# --- the NSCC-like window and the receiver credits -------------------------------------------
+def _stub_sender(cwnd):
+    from types import SimpleNamespace
+    return SimpleNamespace(sim=SimpleNamespace(now_s=1e-3), cwnd_bytes=cwnd, max_cwnd_bytes=256e3,
+                           mtu_bytes=4096, header_bytes=64)
+
+
+def _ack(ecn, sent_s):
+    return Packet(SACK, 0, 1, 0, 64, info=(0, 0, 0, 0, ecn, sent_s))
+
+
+def test_nscc_quadrants_by_hand():
+    from netlab.sim.uet_cc import NSCC
+    cc = NSCC(target_rtt_s=20e-6, md_factor=0.3, ai_bytes=4096, fi_bytes=16384)
+    s = _stub_sender(100e3)
+    cc.attach(s)
+    cc.on_ack(s, _ack(True, 1e-3 - 50e-6))        # marked, 50 us > 20 us: 100 KB x 0.7 = 70 KB
+    assert s.cwnd_bytes == pytest.approx(70e3)
+    cc.on_ack(s, _ack(True, 1e-3 - 50e-6))        # a second mark in the same RTT: no second cut
+    assert s.cwnd_bytes == pytest.approx(70e3)
+    cc.on_ack(s, _ack(True, 1e-3 - 5e-6))         # marked but fast: hold
+    assert s.cwnd_bytes == pytest.approx(70e3)
+    cc.on_ack(s, _ack(False, 1e-3 - 5e-6))        # clean and fast: + 16384 x 4096 / 70e3
+    assert s.cwnd_bytes == pytest.approx(70e3 + 16384 * 4096 / 70e3)
+    w = s.cwnd_bytes
+    cc.on_ack(s, _ack(False, 1e-3 - 50e-6))       # clean but slow: + 4096 x 4096 / w
+    assert s.cwnd_bytes == pytest.approx(w + 4096 * 4096 / w)
+    cc.on_timeout(s)
+    assert s.cwnd_bytes == 4160                   # one packet
+
+
+def test_receiver_credits_share_the_link_fairly():
+    # Round-robin credits: 15 equal flows finish within a few per cent of one another,
+    # and no sender ever holds negative credit.
+    from netlab.sim.queues import DropTail
+    net = topology.single_switch(16, 100e9, propagation_s=1e-6, queue_policy=DropTail(), seed=4)
+    pair = uet(credits=True)
+    for i in range(1, 16):
+        net.add_flow(f"h{i}", "h0", 300_000, transport=pair)
+    r = net.run()
+    times = [f.completion_time_s for f in r.flows]
+    assert r.stop_reason == "complete" and max(times) / min(times) < 1.05
+    assert all(f.sender.credits >= 0 for f in net.flows)
+    assert r.dropped_packets == 0                  # 15 x 8 unsolicited packets fit in 500 KB
