@@ -124,7 +124,8 @@ def two_site_allreduce(n_bytes: float, ranks_per_site: int, distance_m: float, i
         Long-link rate available to each rank pair (the site link divided by ``p``).
     window_bytes : float or None
         In-flight cap of the cross-site flow (congestion control tuned for short
-        RTTs); ``None`` means distance-aware control that keeps a full BDP in flight.
+        RTTs): the cross rate becomes ``min(B, 8 W / (RTT + 2 alpha))``. ``None`` means
+        distance-aware control that keeps a full BDP in flight.
 
     Phases: ring reduce-scatter and all-gather, ``(p - 1)`` steps of ``n / p`` bytes
     each; across, a two-rank all-reduce of the ``n / p`` shard: two steps of
