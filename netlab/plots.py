@@ -12,9 +12,10 @@ of colour blindness.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import io
 
 import matplotlib
-from matplotlib.figure import Figure
+import matplotlib.figure
 
 # Okabe-Ito colour-blind-safe palette.
 OKABE_ITO = {
@@ -58,6 +59,20 @@ STYLE = {
     "font.size": 10,
     "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
 }
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib figure that shows itself as a PNG in Jupyter, with or without pyplot.
+
+    netlab never imports pyplot (so nothing is drawn behind a reader's back and no
+    figure leaks into pyplot's global list); Jupyter then finds no formatter for a
+    plain Figure and would print ``<Figure size ...>``. This method gives it one.
+    """
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=100, facecolor="white")
+        return buffer.getvalue()
 
 
 def color(name: str) -> str:

@@ -227,7 +227,7 @@ class Explorer:
     def live(self):
         """The ipywidgets form: a slider or dropdown per control, redrawing on change."""
         import ipywidgets as ipw
-        from IPython.display import display
+        from IPython.display import Image, display
 
         inputs = {}
         for name, c in self.controls.items():
@@ -241,9 +241,11 @@ class Explorer:
 
         def update(_change=None):
             fig, text = self.render(**{n: w.value for n, w in inputs.items()})
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=100, facecolor="white")
             with output:
                 output.clear_output(wait=True)
-                display(fig)
+                display(Image(data=buffer.getvalue(), format="png"))
             readout.value = html.escape(text)
 
         for widget in inputs.values():

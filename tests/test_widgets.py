@@ -57,3 +57,13 @@ def test_bad_controls_are_refused():
         widgets.choice("A", [1, 1])
     with pytest.raises(TypeError, match="choice"):
         widgets.Explorer(_draw, {"a": [1, 2]})
+
+
+def test_book_figures_display_as_png_without_pyplot():
+    """A bare netlab figure as a cell's last line must show a picture, not '<Figure size ...>'."""
+    from IPython.core.formatters import PNGFormatter
+
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [1, 0])
+    png = PNGFormatter()(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
