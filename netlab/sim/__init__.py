@@ -19,8 +19,9 @@ Modules (each one concept): ``engine`` (the event loop), ``packet``, ``queues``
 (output queues, drop/trim policy, ECN marking), ``port`` (links, PFC pause state,
 credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
-(congestion control, DCQCN), ``network`` (building and running, routing,
-deadlock detection, byte accounting), ``topology`` (single switch, chain, ring,
+(congestion control, DCQCN), ``network`` (building and running, byte
+accounting), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
+(cycles of blocked ports), ``topology`` (single switch, chain, ring,
 leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
 Poisson sources, M/D/1), ``scenarios`` (the chapter 4 experiments).
 

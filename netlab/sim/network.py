@@ -16,14 +16,15 @@ Accounting of data bytes (wire size, resends included), checked by the tests::
 
 from __future__ import annotations
 
-from collections import deque
 import math
 
 from netlab import specs, validate
+from netlab.sim.deadlock import blocked_cycle
 from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
 from netlab.sim.host import Host
 from netlab.sim.packet import DATA
-from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult
+from netlab.sim.routing import compute_routes
+from netlab.sim.results import RunResult, collect
 from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
 from netlab.sim.queues import DropTail
 from netlab.sim.transport import GoBackN
@@ -214,34 +215,6 @@ class Network:
         host.senders.append(flow.sender)
         host.kick()
 
-    def _compute_routes(self) -> None:
-        adjacency = {}
-        for node in list(self.hosts.values()) + list(self.switches.values()):
-            adjacency[node] = [(p.index, p.peer) for p in node.ports]
-        for dst in self.hosts.values():
-            dist = {dst: 0}
-            frontier = deque([dst])
-            while frontier:
-                node = frontier.popleft()
-                if node is not dst and isinstance(node, Host):
-                    continue                     # hosts do not forward
-                for _, peer in adjacency[node]:
-                    if peer not in dist:
-                        dist[peer] = dist[node] + 1
-                        frontier.append(peer)
-            for sw in self.switches.values():
-                forced = self.route_overrides.get((sw.name, dst.name))
-                if forced is not None:
-                    sw.routes[dst.id] = forced
-                elif sw in dist:
-                    d = dist[sw]
-                    sw.routes[dst.id] = tuple(i for i, peer in adjacency[sw]
-                                              if dist.get(peer, math.inf) == d - 1
-                                              and (isinstance(peer, Switch) or peer is dst))
-            for flow in self.flows:
-                if flow.dst is dst and flow.src not in dist:
-                    raise ValueError(f"host {flow.src.name} cannot reach {dst.name}: no path on this topology")
-
     # --- running ----------------------------------------------------------------------
     def run(self, until_s: float = math.inf, max_events: int = DEFAULT_MAX_EVENTS,
             deadlock_check_s: float | None = None) -> RunResult:
@@ -261,7 +234,7 @@ class Network:
         for host in self.hosts.values():
             host.port                                    # raises if not connected
         self._ran = True
-        self._compute_routes()
+        compute_routes(self)
         for flow in self.flows:
             flow.sender = flow.sender_cls(self, flow, flow.src, flow.cc_factory() if flow.cc_factory else None)
             interval = flow.sender.cc.cnp_interval_s if flow.sender.cc is not None else None
@@ -308,50 +281,12 @@ class Network:
         else:
             self._periodic -= 1
 
-    @staticmethod
-    def _blocked(sw, port) -> bool:
-        """Does ``port`` hold packets it may not send (paused priority, or no credit)?"""
-        queue = sw.queues[port.index]
-        for prio in range(sw.n_priorities - 1, -1, -1):
-            fifo = queue.fifos[prio]
-            if fifo:
-                if port.paused[prio]:
-                    continue
-                return port.credits_bytes is not None and fifo[0].size_bytes > port.credits_bytes
-        return queue.packets > 0
-
     def blocked_cycle(self) -> list:
-        """Ports on a cycle of switches, each holding packets on a port that the next
-        switch has paused (PFC) or gives no credit for -- a cyclic buffer dependency."""
-        edges = {sw: [p for p in sw.ports if isinstance(p.peer, Switch) and self._blocked(sw, p)]
-                 for sw in self.switches.values()}
-        state, stack = {}, []
-
-        def visit(sw):                            # depth-first search for a back edge
-            state[sw] = 1
-            for port in edges[sw]:
-                stack.append(port)
-                nxt = port.peer
-                if state.get(nxt) == 1:
-                    start = next(i for i, p in enumerate(stack) if p.node is nxt)
-                    return stack[start:]
-                if nxt not in state:
-                    found = visit(nxt)
-                    if found:
-                        return found
-                stack.pop()
-            state[sw] = 2
-            return None
-
-        for sw in edges:
-            if sw not in state:
-                found = visit(sw)
-                if found:
-                    return found
-        return []
+        """Ports on a cycle of blocked switch ports (see :mod:`netlab.sim.deadlock`)."""
+        return blocked_cycle(self.switches.values())
 
     def _deadlock_check(self, interval: float, previous) -> None:
-        cycle = self.blocked_cycle()
+        cycle = blocked_cycle(self.switches.values())
         snapshot = tuple((p.name, p.tx_packets, p.pause_events) for p in cycle)
         if cycle and snapshot == previous:       # same cycle, nothing sent for a whole interval
             self.deadlock_cycle = tuple(p.node.name for p in cycle) + (cycle[0].node.name,)
@@ -365,42 +300,4 @@ class Network:
 
     # --- results ----------------------------------------------------------------------
     def _results(self, reason: str) -> RunResult:
-        now = self.sim.now_s
-        flows = []
-        for f in self.flows:
-            s, r = f.sender, f.receiver
-            finished = r.complete_s is not None
-            fct = r.complete_s - f.start_s if finished else math.nan
-            flows.append(FlowResult(
-                flow_id=f.flow_id, src=f.src.name, dst=f.dst.name, size_bytes=f.size_bytes,
-                start_s=f.start_s, finished=finished, completion_time_s=fct,
-                goodput_bps=f.size_bytes * 8 / fct if finished and fct > 0 else (math.inf if finished else 0.0),
-                delivered_bytes=r.delivered_bytes, duplicate_bytes=r.duplicate_bytes,
-                packets_sent=s.packets_sent, retransmitted_packets=s.retransmitted_packets,
-                timeouts=s.timeouts, out_of_order_packets=r.out_of_order_packets))
-        ports, queued = [], 0
-        for node in list(self.hosts.values()) + list(self.switches.values()):
-            for p in node.ports:
-                q = node.queues[p.index] if isinstance(node, Switch) else None
-                drops = self.drops_by_port.get(p.name, [0, 0])
-                ports.append(PortStats(
-                    name=p.name, peer=p.peer.name, tx_bytes=p.tx_bytes, tx_packets=p.tx_packets,
-                    dropped_packets=drops[0], dropped_bytes=drops[1], pause_events=p.pause_events,
-                    paused_time_s=p.paused_time_until(now), max_queue_bytes=q.max_bytes if q else 0,
-                    min_credits_bytes=math.nan if p.credits_bytes is None else p.min_credits_bytes))
-                if q is not None:
-                    queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == DATA)
-        traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
-                       for name, (_, interval, t, v) in self._traces.items())
-        flow_traces = ()
-        if self._flow_sampling is not None:
-            interval, times, values = self._flow_sampling
-            flow_traces = tuple(FlowTrace(f.flow_id, interval, tuple(times), tuple(v[i] for v in values))
-                                for i, f in enumerate(self.flows))
-        return RunResult(
-            flow_traces=flow_traces, stop_reason=reason, time_s=now, events_processed=self.sim.events_processed,
-            flows=tuple(flows), ports=tuple(ports), queue_traces=traces,
-            dropped_packets=self.dropped_packets, dropped_bytes=self.dropped_bytes,
-            pfc_frames=self.pfc_frames, sent_bytes=self.sent_bytes, received_bytes=self.received_bytes,
-            trimmed_bytes=self.trimmed_bytes, in_flight_bytes=queued + self.wire_bytes + self.pipeline_bytes,
-            deadlock_cycle=self.deadlock_cycle)
+        return collect(self, reason)

@@ -134,3 +134,48 @@ class RunResult:
         if self.deadlock_cycle:
             text += f"; deadlock cycle {' -> '.join(self.deadlock_cycle)}"
         return text + ")"
+
+
+def collect(network, reason: str) -> RunResult:
+    """Read a :class:`~netlab.sim.network.Network` after a run into a :class:`RunResult`."""
+    now = network.sim.now_s
+    flows = []
+    for f in network.flows:
+        s, r = f.sender, f.receiver
+        finished = r.complete_s is not None
+        fct = r.complete_s - f.start_s if finished else math.nan
+        goodput = (f.size_bytes * 8 / fct if fct > 0 else math.inf) if finished else 0.0
+        flows.append(FlowResult(
+            flow_id=f.flow_id, src=f.src.name, dst=f.dst.name, size_bytes=f.size_bytes,
+            start_s=f.start_s, finished=finished, completion_time_s=fct, goodput_bps=goodput,
+            delivered_bytes=r.delivered_bytes, duplicate_bytes=r.duplicate_bytes,
+            packets_sent=s.packets_sent, retransmitted_packets=s.retransmitted_packets,
+            timeouts=s.timeouts, out_of_order_packets=r.out_of_order_packets))
+    ports, queued = [], 0
+    for node in list(network.hosts.values()) + list(network.switches.values()):
+        queues = getattr(node, "queues", None)          # switches have output queues, hosts not
+        for p in node.ports:
+            q = queues[p.index] if queues is not None else None
+            drops = network.drops_by_port.get(p.name, [0, 0])
+            ports.append(PortStats(
+                name=p.name, peer=p.peer.name, tx_bytes=p.tx_bytes, tx_packets=p.tx_packets,
+                dropped_packets=drops[0], dropped_bytes=drops[1], pause_events=p.pause_events,
+                paused_time_s=p.paused_time_until(now), max_queue_bytes=q.max_bytes if q else 0,
+                min_credits_bytes=math.nan if p.credits_bytes is None else p.min_credits_bytes))
+            if q is not None:                               # data bytes still queued, counted afresh
+                queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == "data")
+    traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
+                   for name, (_, interval, t, v) in network._traces.items())
+    flow_traces = ()
+    if network._flow_sampling is not None:
+        interval, times, values = network._flow_sampling
+        flow_traces = tuple(FlowTrace(f.flow_id, interval, tuple(times), tuple(v[i] for v in values))
+                            for i, f in enumerate(network.flows))
+    return RunResult(
+        stop_reason=reason, time_s=now, events_processed=network.sim.events_processed,
+        flows=tuple(flows), ports=tuple(ports), queue_traces=traces, flow_traces=flow_traces,
+        dropped_packets=network.dropped_packets, dropped_bytes=network.dropped_bytes,
+        pfc_frames=network.pfc_frames, sent_bytes=network.sent_bytes,
+        received_bytes=network.received_bytes, trimmed_bytes=network.trimmed_bytes,
+        in_flight_bytes=queued + network.wire_bytes + network.pipeline_bytes,
+        deadlock_cycle=network.deadlock_cycle)

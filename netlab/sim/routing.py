@@ -1,0 +1,47 @@
+"""Routing: shortest paths by hop count, with every equal-cost next hop kept.
+
+For each destination host a breadth-first search from that host gives every node's
+distance to it (hosts do not forward). A switch's candidate ports towards the host
+are those whose peer is one hop closer; when there are several (a leaf-spine has one
+per spine) the switch's load balancer picks one per packet. ``Network.set_route``
+overrides the candidates for one switch and destination, e.g. to build the cyclic
+routes of a deadlock experiment.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+import math
+
+from netlab.sim.host import Host
+from netlab.sim.switch import Switch
+
+
+def compute_routes(network) -> None:
+    """Fill every switch's ``routes``: destination host id -> equal-cost output ports."""
+    adjacency = {}
+    for node in list(network.hosts.values()) + list(network.switches.values()):
+        adjacency[node] = [(p.index, p.peer) for p in node.ports]
+    for dst in network.hosts.values():
+        dist = {dst: 0}
+        frontier = deque([dst])
+        while frontier:
+            node = frontier.popleft()
+            if node is not dst and isinstance(node, Host):
+                continue                     # hosts do not forward
+            for _, peer in adjacency[node]:
+                if peer not in dist:
+                    dist[peer] = dist[node] + 1
+                    frontier.append(peer)
+        for sw in network.switches.values():
+            forced = network.route_overrides.get((sw.name, dst.name))
+            if forced is not None:
+                sw.routes[dst.id] = forced
+            elif sw in dist:
+                d = dist[sw]
+                sw.routes[dst.id] = tuple(i for i, peer in adjacency[sw]
+                                          if dist.get(peer, math.inf) == d - 1
+                                          and (isinstance(peer, Switch) or peer is dst))
+        for flow in network.flows:
+            if flow.dst is dst and flow.src not in dist:
+                raise ValueError(f"host {flow.src.name} cannot reach {dst.name}: no path on this topology")
