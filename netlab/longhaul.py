@@ -157,6 +157,7 @@ def distance_aware_speedup(n_bytes: float, ranks_per_site: int, distance_m: floa
 
     The ratio of :func:`two_site_allreduce` with ``window_bytes`` to the same without a cap.
     """
+    window_bytes = validate.positive("window_bytes", window_bytes)
     capped = two_site_allreduce(n_bytes, ranks_per_site, distance_m, intra_bandwidth_bps, intra_alpha_s,
                                 cross_bandwidth_bps, window_bytes)
     aware = two_site_allreduce(n_bytes, ranks_per_site, distance_m, intra_bandwidth_bps, intra_alpha_s,
