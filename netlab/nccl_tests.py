@@ -128,7 +128,8 @@ def parse(text: str) -> NcclTestsRun:
             continue
         row = _row(stripped.split(), number, line, has_root)
         if rows and row.n_bytes <= rows[-1].n_bytes:
-            raise _error(number, line, f"sizes must increase down the table ({rows[-1].n_bytes} then {row.n_bytes})")
+            raise _error(number, line, f"sizes must increase down the table ({rows[-1].n_bytes} then "
+                                       f"{row.n_bytes}): paste one table (one type and operation) at a time")
         rows.append(row)
     if not rows:
         raise ValueError("no data rows found: paste the table printed by an nccl-tests binary, "

@@ -92,6 +92,17 @@ def test_stored_sample_is_labelled_synthetic_and_fits():
     assert fit.busbw_bps == pytest.approx(370 * 8e9, rel=0.05)
 
 
+def test_all_gather_table():
+    # all_gather_perf prints redop "none"; busbw = algbw * (n-1)/n = 7/8 for 8 ranks.
+    # 8388608 B in 100 us: algbw 83.89 GB/s, busbw 73.40 GB/s.
+    text = (HEADER + "\n"
+            "     8388608        262144     float    none      -1   100.00   83.89   73.40      0    "
+            "100.00   83.89   73.40      0\n")
+    run = nt.parse(text)
+    assert run.rows[0].redop == "none"
+    assert run.busbw_factor == pytest.approx(7 / 8, rel=1e-3)
+
+
 def test_old_layout_without_root_column():
     old = ("#  size   count  type redop  time algbw busbw  error  time algbw busbw  error\n"
            "   1048576  262144  float  sum  50.00  20.97  36.70  0e+00  50.00  20.97  36.70  0e+00\n")
