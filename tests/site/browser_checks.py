@@ -279,16 +279,17 @@ async def _check_solutions(page, report: PageReport) -> None:
             report.add("solutions", f"{name}: the solution is visible before it is clicked")
             continue
         el = page.locator(".admonition.dropdown, details.sd-dropdown").nth(s["index"])
-        # the chevron button: clicking a link inside the title would follow the link instead
-        toggle = el.locator("summary" if s["isDetails"] else "button.toggle-button").first
+        # the title, where a reader clicks (sphinx-togglebutton makes the whole title the toggle)
+        toggle = el.locator("summary" if s["isDetails"] else ".admonition-title").first
         if await toggle.count() == 0:
             report.add("solutions", f"{name}: no toggle to reveal the solution")
             continue
         await toggle.click()
         try:
-            await page.wait_for_function(SOLUTION_VISIBLE, arg=[s["index"]], timeout=3000)
+            await page.wait_for_function(SOLUTION_VISIBLE, arg=[s["index"]], timeout=10_000)
         except Exception:
-            report.add("solutions", f"{name}: clicking the toggle did not reveal the solution")
+            state = await el.evaluate("el => el.className + '; ' + el.innerHTML.slice(0, 300)")
+            report.add("solutions", f"{name}: clicking the toggle did not reveal the solution ({state})")
 
 
 async def inspect_page(context, base_url: str, path: str) -> PageReport:
@@ -368,9 +369,11 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
             await page.wait_for_timeout(100)  # let CSS transitions settle
             for line in await page.evaluate(DARK):
                 report.add("dark", line)
-            # the reading area (navigation chrome is the theme's, checked in light mode above)
+            # the reading area, without code blocks (their colours are the theme's accessible-pygments
+            # dark style; the navigation chrome is checked in light mode above)
+            main = "#main-content" if await page.locator("#main-content").count() else "html"
             dark_axe = await _axe(page, {"runOnly": ["color-contrast"], "resultTypes": ["violations"]},
-                                  context="#main-content" if await page.locator("#main-content").count() else "html")
+                                  context={"include": [[main]], "exclude": [[".highlight"]]})
             for line in _axe_lines(dark_axe):
                 report.add("dark", "dark mode: " + line)
         lap("dark")
