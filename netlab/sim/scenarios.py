@@ -9,6 +9,9 @@ figures chapter 4 discusses (and the full :class:`~netlab.sim.results.RunResult`
   between two switches, slowing a flow to an idle receiver (``guo-rdma-at-scale``).
 * :func:`deadlock` -- four switches in a ring with routes that form a cycle of
   buffer dependencies: PFC (or credits) stop everything (``hu-deadlock``).
+* :func:`pause_storm` -- a receiver NIC stuck sending PAUSE: the pause spreads back
+  through the fabric and stops flows that never go near that receiver
+  (``guo-rdma-at-scale``).
 * :func:`dcqcn_sharing` -- flows with DCQCN on one bottleneck (``zhu-dcqcn``).
 
 ``mode`` is ``"lossy"``, ``"pfc"`` or ``"credits"``; sizes in bytes, rates in bit/s.
@@ -65,6 +68,7 @@ def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: fl
     """``n_senders`` flows of ``size_bytes`` into one receiver through one switch."""
     n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=512)
     size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    rto_s = validate.positive("rto_s", rto_s)
     if sample_interval_s is not None:
         validate.positive("sample_interval_s", sample_interval_s)
     net = single_switch(n_senders + 1, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes),
@@ -110,6 +114,7 @@ def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
     (on ``s0``) and ``h5, h6`` (on ``s1``) send ``size_bytes`` to ``h4``; the victim
     ``h0`` sends ``size_bytes`` to the idle ``h7`` over the same ``s0 -> s1`` link."""
     size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    rto_s = validate.positive("rto_s", rto_s)
     if sample_interval_s is not None:
         validate.positive("sample_interval_s", sample_interval_s)
 
@@ -147,6 +152,46 @@ def deadlock(mode: str = "pfc", size_bytes: int = 1_000_000, buffer_bytes: float
     for i in range(4):
         net.add_flow(f"h{i}", f"h{(i + 2) % 4}", size_bytes)
     return net.run(until_s=0.1, max_events=2_000_000)
+
+
+@dataclass(frozen=True)
+class StormResult:
+    """What a stuck PAUSE stops: the victim's delivered share and every port left paused."""
+
+    mode: str
+    victim_delivered_fraction: float   # of the victim flow's bytes, by the end of the run
+    paused_ports: tuple[str, ...]      # ports paused at the end of the run
+    run: RunResult
+
+    def __repr__(self) -> str:
+        return (f"StormResult({self.mode}: victim got {self.victim_delivered_fraction:.0%} of its data; "
+                f"{len(self.paused_ports)} ports paused: {', '.join(self.paused_ports)})")
+
+
+def pause_storm(mode: str = "pfc", size_bytes: int = 300_000, storm_start_s: float = 10e-6,
+                duration_s: float = 300e-6, buffer_bytes: float = 100e3, bandwidth_bps: float = 100e9,
+                seed: int = 0) -> StormResult:
+    """The network of :func:`victim`; at ``storm_start_s`` the NIC of ``h4`` starts pausing
+    its switch port for good (a malfunctioning NIC). ``h1, h2, h5`` send to ``h4``; the
+    victim ``h0`` sends to ``h7``, which works normally. Runs ``duration_s``."""
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    storm_start_s = validate.non_negative("storm_start_s", storm_start_s)
+    duration_s = validate.positive("duration_s", duration_s)
+    net = chain(2, 4, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes), rto_s=1.0, seed=seed)
+    for src in ("h1", "h2", "h5"):
+        net.add_flow(src, "h4", size_bytes)
+    victim_flow = net.add_flow("h0", "h7", size_bytes)
+    stuck = net.switches["s1"].ports[_port_towards_host(net, "s1", "h4")]
+    net.sim.at(storm_start_s, stuck.set_paused, 0, True)
+    run = net.run(until_s=duration_s, max_events=2_000_000)
+    paused = tuple(p.name for node in list(net.hosts.values()) + list(net.switches.values())
+                   for p in node.ports if p.n_paused)
+    return StormResult(mode=mode, victim_delivered_fraction=run.flows[victim_flow.flow_id].delivered_bytes
+                       / size_bytes, paused_ports=paused, run=run)
+
+
+def _port_towards_host(net, switch: str, host: str) -> int:
+    return next(p.index for p in net.switches[switch].ports if p.peer.name == host)
 
 
 @dataclass(frozen=True)

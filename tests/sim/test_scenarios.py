@@ -13,6 +13,8 @@ API = {
     sc.victim: dict(mode="pfc", size_bytes=8_000, buffer_bytes=100e3, bandwidth_bps=100e9, rto_s=100e-6,
                     seed=0, sample_interval_s=1e-6),
     sc.deadlock: dict(mode="pfc", size_bytes=8_000, buffer_bytes=60e3, bandwidth_bps=100e9, seed=0),
+    sc.pause_storm: dict(mode="pfc", size_bytes=8_000, storm_start_s=1e-6, duration_s=20e-6, buffer_bytes=100e3,
+                         bandwidth_bps=100e9, seed=0),
     sc.dcqcn_sharing: dict(n_flows=2, duration_s=50e-6, bandwidth_bps=25e9, stagger_s=10e-6,
                            rate_ai_bps=0.5e9, seed=0, sample_interval_s=10e-6),
 }
@@ -52,3 +54,10 @@ def test_dcqcn_keeps_the_queue_far_below_pfc_alone():
     without = sc.dcqcn_sharing(2, ecn=False, duration_s=1e-3)
     assert max(with_ecn.queue_bytes) < 0.25 * max(without.queue_bytes)
     assert len(with_ecn.rates_bps) == 2 and with_ecn.fair_share_bps == pytest.approx(25e9 * 4096 / 4160 / 2)
+
+
+def test_pause_storm_spreads_with_pfc_and_not_when_lossy():
+    pfc, lossy = sc.pause_storm("pfc"), sc.pause_storm("lossy")
+    assert lossy.victim_delivered_fraction == 1.0 and lossy.paused_ports == ("s1[1]",)
+    assert pfc.victim_delivered_fraction < 0.5
+    assert {"h0[0]", "s0[0]"} <= set(pfc.paused_ports)      # back to the victim's own NIC
