@@ -49,7 +49,11 @@ def tiny_site(tmp_path_factory):
                    + '<img src="missing-figure.png">'
                    + '<p><a href="nowhere.html">a dead link</a> and <a href="#no-such-anchor">a dead anchor</a></p>'
                    + "<script>undefinedFunction();</script>")
-    cdn = '<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
+    cdn = ('<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
+           '<link rel="stylesheet" href="_static/site.css">'
+           '<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2/lib/index.js"</script>')
+    (root / "_static" / "site.css").write_text('@import url("https://fonts.example.com/css2?family=X");\n'
+                                               '@font-face { font-family: X; src: url(fonts/missing.woff2); }\n')
     (root / "broken.html").write_text(HEAD.format(title="Broken page", extra_head=cdn, body=broken_body))
     return root
 
@@ -65,6 +69,9 @@ def test_static_checks_pass_the_good_page(tiny_site):
 def test_static_checks_catch_the_broken_page(tiny_site):
     external = static_checks.external_resources(tiny_site, "broken.html")
     assert any("cdn.example.com" in p for p in external) and any("fonts.example.com" in p for p in external)
+    assert any("inline script loads https://unpkg.com/thebe" in p for p in external)
+    assert any("stylesheet _static/site.css loads https://fonts.example.com/css2" in p for p in external)
+    assert any("missing file fonts/missing.woff2" in p for p in external)
     links = "\n".join(static_checks.broken_links(tiny_site, "broken.html"))
     assert "nowhere.html" in links and "no-such-anchor" in links and "missing-figure.png" in links
     assert static_checks.images_without_alt(tiny_site, "broken.html")
