@@ -411,7 +411,9 @@ async def check_search(context, base_url: str, root: Path, term: str) -> list[st
 
 
 async def launch(playwright, user_data_dir: str):
-    """A persistent Chromium context on a fresh profile, with every non-local request aborted."""
+    """Debian's Chromium, headless, on a fresh profile (``user_data_dir``, a new temporary directory).
+
+    Routing (aborting every request not to the local server) is set up by the caller."""
     return await playwright.chromium.launch_persistent_context(
         user_data_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
         viewport={"width": 1280, "height": 900}, color_scheme="light", service_workers="block")

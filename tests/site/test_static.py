@@ -50,4 +50,5 @@ def test_every_page_is_reachable(site_root):
     pages = content_pages(site_root)
     reached = static_checks.linked_pages(site_root, all_pages(site_root))
     orphans = sorted(set(pages) - reached - {"genindex.html", "search.html"})
-    assert not orphans, f"pages no other page links to: {orphans}"
+    assert not orphans, (f"pages no other page links to: {orphans} (left over from an older build? "
+                         "rebuild from clean: make clean book)")
