@@ -55,7 +55,9 @@ class Host:
     def send_control(self, packet) -> None:
         """Queue an ACK/NACK/CNP (served before data) and start the NIC."""
         self.control.append(packet)
-        self.port.kick()
+        port = self.ports[0]
+        if not port.busy:
+            port._start()
 
     def kick(self) -> None:
         """A sender became ready: start the NIC if it is idle."""

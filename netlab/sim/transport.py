@@ -87,25 +87,27 @@ class Sender:
 
     def on_control(self, packet) -> None:
         kind = packet.kind
+        cc = self.cc
         if kind == ACK:
             self.on_ack(packet)
         elif kind == NACK:
             self.on_nack(packet)
         elif kind == CNP:
-            if self.cc is not None:
-                self.cc.on_cnp(self, packet)
+            if cc is not None:
+                cc.on_cnp(self, packet)
         elif kind == SACK:
             self.on_sack(packet)
-        if self.cc is not None and kind in (ACK, SACK):
-            self.cc.on_ack(self, packet)
+        if cc is not None and (kind == ACK or kind == SACK):
+            cc.on_ack(self, packet)
 
     def data_packet(self, seq: int) -> Packet:
         """Packet ``seq`` of this flow (payload ``mtu_bytes`` except the last)."""
+        flow = self.flow
         offset = seq * self.mtu_bytes
-        payload = min(self.mtu_bytes, self.flow.size_bytes - offset)
-        return Packet(DATA, self.flow.flow_id, self.flow.src_id, self.flow.dst_id,
-                      payload + self.header_bytes, seq=seq, offset_bytes=offset,
-                      payload_bytes=payload, priority=self.priority, entropy=self.flow.entropy)
+        payload = min(self.mtu_bytes, flow.size_bytes - offset)
+        # positional: kind, flow_id, src, dst, size_bytes, seq, offset_bytes, payload_bytes, priority, entropy
+        return Packet(DATA, flow.flow_id, flow.src_id, flow.dst_id, payload + self.header_bytes,
+                      seq, offset, payload, self.priority, flow.entropy)
 
     # --- retransmission timer (one pending event; re-armed lazily) -------------------
     def arm_timer(self, deadline_s: float) -> None:
@@ -192,9 +194,8 @@ class Receiver:
     def send_ack(self, kind: str, seq: int, info: object = None) -> None:
         """Send a control packet (``ACK``/``NACK``/``SACK``/``CNP``) back to the sender."""
         flow = self.flow
-        self.host.send_control(Packet(kind, flow.flow_id, flow.dst_id, flow.src_id,
-                                      self.network.ack_bytes, seq=seq,
-                                      priority=flow.ack_priority, entropy=flow.entropy, info=info))
+        self.host.send_control(Packet(kind, flow.flow_id, flow.dst_id, flow.src_id, self.network.ack_bytes,
+                                      seq, 0, 0, flow.ack_priority, flow.entropy, info))
 
     def maybe_cnp(self, packet) -> None:
         """DCQCN notification point: at most one CNP per ``cnp_interval_s`` per flow."""
