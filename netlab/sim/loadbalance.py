@@ -9,14 +9,16 @@ fabric behaves as one:
   :mod:`netlab.ecmp`): some uplinks carry two or three flows while others idle.
 * **Spraying** (:class:`Spray`): every packet to the next path in turn (or a random
   one). Load evens out by the law of large numbers; packets of one flow arrive
-  out of order, so the receiver must place them by offset (as UET's RUD mode and
-  NVIDIA's SuperNICs do), not discard them as go-back-N does.
+  out of order, so the receiver must place them by offset (as UET's RUD mode
+  does, chapter 8), not discard them as go-back-N does.
 * **Adaptive routing** (:class:`Adaptive`): every packet to the equal-cost port
   whose output queue holds the fewest bytes, the local queue state that InfiniBand
-  adaptive routing uses {nvidia-ib-adaptive-routing}; CONGA {alizadeh-conga} adds
-  congestion seen further along the path.
+  adaptive routing uses {nvidia-ib-adaptive-routing}.
+* **Path telemetry** (:class:`PathAware`): adaptive routing that also counts the
+  queue the packet will meet at the next switch, the congestion further along the
+  path that CONGA {alizadeh-conga} feeds back to the source leaf.
 
-Both new policies subclass SIM's ``LoadBalancer`` extension point. The scenario
+The new policies subclass SIM's ``LoadBalancer`` extension point. The scenario
 functions build a :func:`~netlab.sim.topology.leaf_spine`, run a traffic pattern
 with the same lossless (PFC) fabric and the same reorder-tolerant transport for
 every scheme (UET-like RUD without per-packet entropy, so only the switches
@@ -38,7 +40,7 @@ from netlab.sim.switch import ECMP, PFC, LoadBalancer
 from netlab.sim.topology import leaf_spine
 from netlab.sim.uet import uet
 
-SCHEMES = ("ecmp", "spray", "adaptive")
+SCHEMES = ("ecmp", "spray", "adaptive", "telemetry")
 PATTERNS = ("permutation", "all_to_all")
 # Packets acknowledged after a missing one before the sender presumes it lost. The
 # fabric here is lossless, so reordering is the only cause of gaps: the threshold must
@@ -83,10 +85,35 @@ class Adaptive(LoadBalancer):
         return best
 
 
+class PathAware(Adaptive):
+    """Adaptive routing with path telemetry: a candidate's load is its own output queue
+    plus the queue the next switch will put the packet in (e.g. a spine's link down to
+    the destination leaf). The next switch's state is read the instant the packet is
+    routed: an idealisation of telemetry that real fabrics receive a round trip late."""
+
+    def choose(self, switch, packet, candidates):
+        n = len(candidates)
+        start = self._turn.get(switch.name, 0)
+        self._turn[switch.name] = start + 1
+        best, best_load = candidates[start % n], None
+        for k in range(n):
+            port = candidates[(start + k) % n]
+            load = switch.queues[port].bytes
+            busy = switch.ports[port].busy
+            nxt = switch.ports[port].peer
+            onward = getattr(nxt, "routes", {}).get(packet.dst, ())
+            if len(onward) == 1:                      # the next hop has one way on: count it
+                load += nxt.queues[onward[0]].bytes
+                busy += nxt.ports[onward[0]].busy
+            if best_load is None or (load, busy) < best_load:
+                best, best_load = port, (load, busy)
+        return best
+
+
 def balancer(scheme: str) -> LoadBalancer:
     """A fresh load balancer for ``scheme`` in :data:`SCHEMES`."""
     validate.choice("scheme", scheme, SCHEMES)
-    return {"ecmp": ECMP, "spray": Spray, "adaptive": Adaptive}[scheme]()
+    return {"ecmp": ECMP, "spray": Spray, "adaptive": Adaptive, "telemetry": PathAware}[scheme]()
 
 
 def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf: int, spine: int) -> None:

@@ -53,6 +53,22 @@ def test_adaptive_rotates_among_ties():
     assert sorted(ar.choose(sw, None, (0, 1, 2, 3)) for _ in range(4)) == [0, 1, 2, 3]
 
 
+def test_path_telemetry_counts_the_next_queue():
+    # Two uplinks, both empty here; behind uplink 0 the spine's queue towards host 7 is full,
+    # behind uplink 1 it is empty: local adaptive routing cannot tell them apart, telemetry can.
+    spine0 = SimpleNamespace(routes={7: (3,)}, queues=[SimpleNamespace(bytes=0)] * 3 + [SimpleNamespace(bytes=50_000)],
+                             ports=[SimpleNamespace(busy=True)] * 4)
+    spine1 = SimpleNamespace(routes={7: (2,)}, queues=[SimpleNamespace(bytes=0)] * 4,
+                             ports=[SimpleNamespace(busy=False)] * 4)
+    leaf = SimpleNamespace(name="leaf0", queues=[SimpleNamespace(bytes=0), SimpleNamespace(bytes=0)],
+                           ports=[SimpleNamespace(busy=False, peer=spine0), SimpleNamespace(busy=False, peer=spine1)])
+    packet = SimpleNamespace(dst=7)
+    pa = lb.PathAware()
+    assert [pa.choose(leaf, packet, (0, 1)) for _ in range(4)] == [1, 1, 1, 1]
+    ar = lb.Adaptive()
+    assert sorted(ar.choose(leaf, packet, (0, 1)) for _ in range(2)) == [0, 1]   # blind to the spine
+
+
 def test_unknown_scheme_is_refused():
     with pytest.raises(ValueError, match="scheme"):
         lb.balancer("hash-and-pray")
@@ -65,9 +81,9 @@ def permutation_64():
 
 
 def test_ecmp_tail_against_spraying_on_64_hosts(permutation_64):
-    e, s, a = (permutation_64[k] for k in lb.SCHEMES)
+    e, s, a, t = (permutation_64[k] for k in lb.SCHEMES)
     assert e.n_hosts == 64 and e.n_flows == 64
-    for run in (e, s, a):
+    for run in (e, s, a, t):
         assert run.dropped_packets == 0                     # PFC: lossless
         assert run.slowdown >= 1.0
     # ECMP's slowest flow waits on a hash collision; spraying and adaptive routing spread it.
@@ -77,6 +93,8 @@ def test_ecmp_tail_against_spraying_on_64_hosts(permutation_64):
     # Reordering is the price of spreading one flow: none under ECMP, plenty otherwise.
     assert e.out_of_order_packets == 0
     assert s.out_of_order_packets > 0 and a.out_of_order_packets > 0
+    # Seeing the spine's queue as well as its own, the leaf avoids the second collision point.
+    assert t.slowdown < a.slowdown
 
 
 def test_ecmp_job_time_is_bounded_by_its_busiest_uplink(permutation_64):
@@ -92,7 +110,7 @@ def test_spraying_evens_uplink_bytes(permutation_64):
     # Each leaf sends 8 x 250 KB over 8 uplinks: about 250 KB (plus 1.6 % headers and the
     # ACKs) each. The round-robin turn is shared by data and ACKs, so allow +-30 %; ECMP
     # puts 0 to 3 flows (0 to 750 KB) on an uplink.
-    for scheme in ("spray", "adaptive"):
+    for scheme in ("spray", "adaptive", "telemetry"):
         up = permutation_64[scheme].uplink_bytes
         assert max(up) < 1.3 * 250_000 and min(up) > 0.7 * 250_000
     assert min(permutation_64["ecmp"].uplink_bytes) < 0.1 * 250_000
