@@ -188,7 +188,13 @@ class Switch:
         candidates = self.routes.get(packet.dst)
         if candidates is None:
             raise ValueError(f"switch {self.name} has no route to host id {packet.dst}")
-        out = candidates[0] if len(candidates) == 1 else self.load_balancer.choose(self, packet, candidates)
+        if len(candidates) == 1:
+            out = candidates[0]
+        else:
+            out = self.load_balancer.choose(self, packet, candidates)
+            if out not in candidates:
+                raise ValueError(f"{type(self.load_balancer).__name__} on {self.name} chose port {out!r}, "
+                                 f"not one of the candidates {candidates}")
         if self.latency_s > 0.0:
             if packet.kind == DATA:
                 net.pipeline_bytes += size

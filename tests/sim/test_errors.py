@@ -3,7 +3,7 @@
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from netlab.sim import PFC, Credits, Lossy, Network, chain, leaf_spine, ring, single_switch
+from netlab.sim import PFC, Credits, LoadBalancer, Lossy, Network, chain, leaf_spine, ring, single_switch
 from netlab.sim.traffic import md1_mean_wait, poisson
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
@@ -131,3 +131,14 @@ def test_duplicate_names_and_direct_host_links():
         net.add_switch("a")
     with pytest.raises(ValueError, match="cannot be joined directly"):
         net.connect("a", "b", 100e9)
+
+
+def test_a_load_balancer_must_choose_a_candidate():
+    class Broken(LoadBalancer):
+        def choose(self, switch, packet, candidates):
+            return 99
+
+    net = leaf_spine(2, 2, 1, 100e9, 100e9, load_balancer=Broken())
+    net.add_flow("h0", "h1", 10_000)
+    with pytest.raises(ValueError, match="chose port 99"):
+        net.run()
