@@ -28,8 +28,12 @@ from dataclasses import dataclass, field
 import html
 import json
 import math
+import os
+from pathlib import Path
 
 from netlab import validate
+
+_CHECKER_JS = Path(__file__).resolve().parents[1] / "_static" / "netlab-exercise.js"
 
 # (factor, explanation): answer/expected close to factor or 1/factor names the slip.
 COMMON_SLIPS: tuple[tuple[float, str], ...] = (
@@ -81,7 +85,7 @@ class NumericExercise:
         return _judge(given, self.answer, self.rel_tol, self.slips, self.unit)
 
     def __repr__(self) -> str:
-        return f"NumericExercise({self.key}: {self.prompt} [{self.unit}], ±{self.rel_tol:.0%})"
+        return f"NumericExercise({self.key}: {self.prompt} [{self.unit}], ±{self.rel_tol:.2g} relative)"
 
     def _repr_html_(self) -> str:
         spec = {"answer": self.answer, "rel_tol": self.rel_tol, "unit": self.unit,
@@ -97,7 +101,8 @@ class NumericExercise:
             f'autocomplete="off"> <button type="button" class="netlab-exercise-check">Check</button>'
             f'<p class="netlab-exercise-feedback" aria-live="polite"></p>'
             f'<p class="netlab-exercise-note">Checked in your browser; in a running notebook you can '
-            f'also call <code>{html.escape(self.key.replace("-", "_"))}.check(value)</code>.</p></div>'
+            f'also call <code>.check(value)</code> on the exercise.</p></div>'
+            + _live_script()
         )
 
 
@@ -132,6 +137,18 @@ def numeric(key: str, prompt: str, answer: float, unit: str = "", rel_tol: float
         validate.positive("extra_slips factor", factor)
     return NumericExercise(key=key, prompt=prompt, answer=answer, unit=unit, rel_tol=rel_tol,
                            slips=tuple(extra_slips) + COMMON_SLIPS)
+
+
+def _live_script() -> str:
+    """The checker's JavaScript inline, for a live notebook (the book loads it from ``_static``).
+
+    JupyterLab runs scripts in the trusted outputs of the current session, so the Check
+    button works there too. Omitted when building the book (``NETLAB_STATIC_WIDGETS=1``)
+    or when netlab is installed without the repository's ``_static`` folder.
+    """
+    if os.environ.get("NETLAB_STATIC_WIDGETS", "") == "1" or not _CHECKER_JS.is_file():
+        return ""
+    return f"<script>{_CHECKER_JS.read_text(encoding='utf-8')}</script>"
 
 
 def _parse(value) -> float | None:

@@ -51,3 +51,11 @@ def test_html_form_carries_the_answer_for_the_browser():
     form = exercises.numeric("ex-s", "q", answer=links.serialization_time(4096, 1e11) / 1e-9)._repr_html_()
     spec = json.loads(html_lib.unescape(re.search(r'data-spec="([^"]*)"', form).group(1)))
     assert spec["answer"] == pytest.approx(327.68) and spec["rel_tol"] == 0.02
+
+
+def test_live_form_carries_its_script_and_book_form_does_not(monkeypatch):
+    ex = exercises.numeric("ex-q", "q", answer=1.0)
+    monkeypatch.setenv("NETLAB_STATIC_WIDGETS", "0")
+    assert "<script>" in ex._repr_html_() and "netlab-exercise" in ex._repr_html_()
+    monkeypatch.setenv("NETLAB_STATIC_WIDGETS", "1")
+    assert "<script>" not in ex._repr_html_()
