@@ -11,7 +11,9 @@ of colour blindness.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
+import html
 import io
 
 import matplotlib
@@ -69,10 +71,26 @@ class Figure(matplotlib.figure.Figure):
     plain Figure and would print ``<Figure size ...>``. This method gives it one.
     """
 
+    #: Alternative text (what the figure shows, for readers who cannot see it). Set it with
+    #: ``fig.alt = "..."`` before displaying the figure: the book then shows an ``<img>`` that
+    #: carries it (the site's checks require alt text on every figure).
+    alt: str = ""
+
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
         self.savefig(buffer, format="png", dpi=100, facecolor="white")
         return buffer.getvalue()
+
+    def _repr_html_(self) -> str | None:
+        """An ``<img>`` with :attr:`alt` as its alternative text, or None (plain PNG) when unset.
+
+        The book ranks ``text/html`` before images, so a described figure keeps its
+        description on the site; without one, myst-nb would use the file name as alt text.
+        """
+        if not self.alt:
+            return None
+        data = base64.b64encode(self._repr_png_()).decode("ascii")
+        return f'<img class="netlab-figure" src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}">'
 
 
 def color(name: str) -> str:

@@ -55,6 +55,7 @@ class PageReport:
     problems: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in CATEGORIES})
     counts: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    widget_update_s: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
     def add(self, category: str, message: str) -> None:
@@ -224,9 +225,11 @@ async def _check_explorers(page, report: PageReport) -> None:
             before_out = await root.locator("output").nth(i).text_content() if await root.locator("output").count() > i else None
             key = "ArrowRight" if value < high else "ArrowLeft"
             await control.focus()
+            started = time.perf_counter()
             await control.press(key)
             moved = await img.evaluate("async (im, before) => { if (im.src !== before) { try { await im.decode(); } catch (e) {} } "
                                        "return {changed: im.src !== before, width: im.naturalWidth, alt: im.alt}; }", before_src)
+            report.widget_update_s.append(time.perf_counter() - started)   # key press -> new frame decoded
             if not moved["changed"]:
                 report.add("explorers", f'{name}: moving "{label.strip()}" did not change the figure (frames missing?)')
             elif moved["width"] == 0:

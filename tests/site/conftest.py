@@ -60,6 +60,11 @@ def site_report(site_root, browser_required):
     report = browser_checks.inspect_site(site_root, search_term=SEARCH_TERM)
     _notes.append(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
                   f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time)")
+    moves = sorted(t for r in report.pages.values() for t in r.widget_update_s)
+    if moves:
+        p95 = moves[min(len(moves) - 1, round(0.95 * (len(moves) - 1)))]
+        _notes.append(f"kernel-free widgets: {len(moves)} control moves, key press to new frame "
+                      f"median {1e3 * moves[len(moves) // 2]:.0f} ms, p95 {1e3 * p95:.0f} ms (includes Playwright's round trips)")
     return report
 
 
