@@ -1,17 +1,27 @@
 """netlab: small, exact models of how AI datacenters move data.
 
-Modules, one concept each (read a module's opening paragraph for the idea and
-its references):
+One concept per module, named after what a learner already knows; each module
+opens with a paragraph on its idea and its references. In the order of the book:
 
-units        SI constants and formatters; decimal and binary prefixes apart
-validate     input checks shared by every public function
-specs        the hardware registry: every published figure with its source
-links        serialization, propagation, alpha-beta, paths of hops, BDP
-memory       bytes per parameter; what fits on a GPU
-parallelism  bytes moved per training step by data, tensor, pipeline parallelism
-plots        the book's matplotlib style and technology colours
-widgets      live ipywidgets and their kernel-free static form
-exercises    numeric answers checked with feedback on the classic slips
+foundation    units (SI constants, formatters), validate (input checks), specs (the
+              hardware registry), plots (one figure style), widgets (live and
+              kernel-free explorers), exercises (answers checked with feedback)
+chapter 1     memory (bytes per parameter), parallelism (traffic per step, scaling)
+chapter 2     links (serialization, propagation, alpha-beta, paths of hops, BDP)
+chapter 3     rdma (verbs emulation), hoststack (kernel TCP vs RDMA vs GPUDirect)
+chapter 4     sim (the packet simulator), ib_vs_ethernet (latency figures, cost per performance)
+chapter 5     fabric (fat-tree sizing), ecmp (hash collisions, balls into bins)
+chapter 6     collectives, collective_trees (schedules executed on numpy), collective_cost
+              (alpha-beta, algbw and busbw), schedule_cost, nccl_tests (parse and fit)
+chapter 7     scaleup (NVLink domains), inference (tensor-parallel decode), moe (all-to-all)
+chapter 8     transport (go-back-N vs selective repeat), connections (QPs vs PDCs)
+chapter 9     optics (watts per port, loss budget), power (fabric and facility), reliability
+chapter 10    longhaul (distance, BDP, collectives across sites)
+chapter 11    cluster (the designer that composes all of the above)
+
+Every public model function validates its input (``ValueError`` naming the
+parameter and its valid range) and returns a small frozen dataclass with
+unit-suffixed fields. Every hardware figure comes from ``netlab.specs``.
 """
 
 __version__ = "0.1.0"
