@@ -133,18 +133,31 @@ def _gpu_price_range(domain: str) -> tuple[float, float]:
     raise ValueError(f"domain {domain!r} has no sourced price; choose one of dgx-h100, pcie-h100, gb200-nvl72")
 
 
-def _network_price_range(fab: fabric.Fabric, optics: str) -> tuple[float, float]:
-    """Switch ports (priced per port from the 64 x 800G street price) plus transceivers."""
-    ports = fab.n_switches * fab.radix
-    switch_low = specs.value("cost.switch_64x800g.price_low") / 64 * ports
-    switch_high = specs.value("cost.switch_64x800g.price_high") / 64 * ports
-    if optics == "dsp_pluggable":
-        module = (specs.value("cost.optics_800g_dr8.price_low"), specs.value("cost.optics_800g_dr8.price_high"))
+def _module_price_range(port_rate_bps: float, optics: str) -> tuple[float, float]:
+    """One link end's optics at ``port_rate_bps``: DSP pluggables priced at 800G or 400G
+    street prices (other rates scaled from 400G by rate); LPO at the 800G LPO-to-DR8 price
+    ratio; co-packaged optics at ``assume.cpo_optics_price_vs_lpo`` times LPO."""
+    v = specs.value
+    if port_rate_bps >= 800e9:
+        dsp = (v("cost.optics_800g_dr8.price_low"), v("cost.optics_800g_dr8.price_high"))
     else:
-        scale = 1.0 if optics == "lpo" else specs.value("assume.cpo_optics_price_vs_lpo")
-        module = (scale * specs.value("cost.optics_800g_lpo.price_low"),
-                  scale * specs.value("cost.optics_800g_lpo.price_high"))
-    return switch_low + fab.n_transceivers * module[0], switch_high + fab.n_transceivers * module[1]
+        scale = port_rate_bps / 400e9
+        dsp = (scale * v("cost.optics_400g.price_low"), scale * v("cost.optics_400g.price_high"))
+    if optics == "dsp_pluggable":
+        return dsp
+    lpo_ratio = ((v("cost.optics_800g_lpo.price_low") + v("cost.optics_800g_lpo.price_high"))
+                 / (v("cost.optics_800g_dr8.price_low") + v("cost.optics_800g_dr8.price_high")))
+    factor = lpo_ratio * (1.0 if optics == "lpo" else v("assume.cpo_optics_price_vs_lpo"))
+    return dsp[0] * factor, dsp[1] * factor
+
+
+def _network_price_range(fab: fabric.Fabric, optics: str) -> tuple[float, float]:
+    """Switches priced by capacity from the 64 x 800G street price, plus one module per optical link end."""
+    capacity_share = fab.radix * fab.port_rate_bps / (64 * 800e9)   # assume.switch_price_scales_with_capacity
+    switch = (specs.value("cost.switch_64x800g.price_low") * capacity_share * fab.n_switches,
+              specs.value("cost.switch_64x800g.price_high") * capacity_share * fab.n_switches)
+    module = _module_price_range(fab.port_rate_bps, optics)
+    return switch[0] + fab.n_transceivers * module[0], switch[1] + fab.n_transceivers * module[1]
 
 
 def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: float | None = None,

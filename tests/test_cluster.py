@@ -83,12 +83,21 @@ def test_ecmp_is_slower_than_adaptive_and_spraying_by_the_closed_forms():
 
 
 def test_capex_range_by_hand():
+    # Quantum-2: 64 x 400 Gb/s = 25.6 Tb/s, half of a 64 x 800G switch's 51.2 Tb/s, so half its price;
+    # every optical link end one 400G module at $600-800.
     e = cluster.evaluate(IB, W)
     gpus = 4608 * specs.value("cost.dgx_h100.price") / 8
-    ports = e.fabric.n_switches * e.fabric.radix
-    low = gpus + ports * 150_000 / 64 + e.fabric.n_transceivers * 1_100
-    high = gpus + ports * 250_000 / 64 + e.fabric.n_transceivers * 1_400
+    low = gpus + e.fabric.n_switches * 150_000 / 2 + e.fabric.n_transceivers * 600
+    high = gpus + e.fabric.n_switches * 250_000 / 2 + e.fabric.n_transceivers * 800
     assert (e.capex_low_usd, e.capex_high_usd) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_an_sn5600_in_400g_breakout_is_priced_as_one_switch():
+    # 128 x 400G on one SN5600 is 51.2 Tb/s: the full 64 x 800G price, not twice it.
+    e = cluster.evaluate(replace(IB, switch="sn5600_400g", optics="lpo"), W)
+    lpo_ratio = (700 + 900) / (1_100 + 1_400)
+    low = e.fabric.n_switches * 150_000 + e.fabric.n_transceivers * 600 * lpo_ratio
+    assert e.network_capex_low_usd == pytest.approx(low)
 
 
 def test_memory_check():

@@ -33,3 +33,12 @@ register(
          "netlab-assumptions", "2026", "assumption", "-", published="1.0x",
          note="No CPO price was found; change it to see how the design ranking moves."),
 )
+
+register(
+    Spec("assume.switch_price_scales_with_capacity", 1.0, "1",
+         "A switch's price in the capstone cost model is the 64 x 800G street price times its capacity "
+         "(ports x rate) over 51.2 Tb/s",
+         "netlab-assumptions", "2026", "assumption", "-", published="price ∝ capacity",
+         note="No street price was found for InfiniBand or photonic switches, nor for other capacities."),
+)
+

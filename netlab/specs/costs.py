@@ -52,3 +52,10 @@ register(
     Spec("cost.gb200_nvl72.price_high", 3_100_000, "USD", "GB200 NVL72 rack (72 GPUs), high end of estimates",
          "xataka-nvl72-price", "2025", "estimate", "S", published="$3.1 M"),
 )
+
+register(
+    Spec("cost.optics_400g.price_low", 600, "USD", "400G QSFP-DD transceiver in volume, street price, low end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$600"),
+    Spec("cost.optics_400g.price_high", 800, "USD", "400G QSFP-DD transceiver in volume, street price, high end",
+         "luxoptx-800g-cost", "2025", "estimate", "S", published="$800"),
+)
