@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import functools
 
-from netlab import validate
+from netlab import specs, validate
 from netlab.sim.cc import DCQCN
 from netlab.sim.queues import ECNMarking
 from netlab.sim.results import RunResult
@@ -215,7 +215,7 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 2e-3, band
                   stagger_s: float = 200e-6, rate_ai_bps: float = 0.25e9, seed: int = 0,
                   sample_interval_s: float = 100e-6) -> SharingResult:
     """``n_flows`` long flows (one per sender, started ``stagger_s`` apart) into one receiver
-    with PFC; with ``ecn`` the switch marks (5-200 KB, up to 10 %) and senders run DCQCN
+    with PFC; with ``ecn`` the switch marks (registry ``assume.dcqcn.*``: 5-200 KB, up to 10 %) and senders run DCQCN
     with additive increase ``rate_ai_bps`` (hyper increase 5x that)."""
     n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=16)
     validate.boolean("ecn", ecn)
@@ -224,9 +224,10 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 2e-3, band
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
     sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)
     net = single_switch(n_flows + 1, bandwidth_bps, flow_control=PFC(1_000_000), seed=seed,
-                        ecn=ECNMarking(5e3, 200e3, 0.1) if ecn else None)
+                        ecn=ECNMarking(specs.value("assume.dcqcn.kmin"), specs.value("assume.dcqcn.kmax"),
+                                       specs.value("assume.dcqcn.pmax")) if ecn else None)
     cc = functools.partial(DCQCN, rate_ai_bps=rate_ai_bps, rate_hai_bps=5 * rate_ai_bps,
-                           byte_counter_bytes=10e6) if ecn else None
+                           byte_counter_bytes=specs.value("assume.dcqcn.byte_counter")) if ecn else None
     for i in range(1, n_flows + 1):
         net.add_flow(f"h{i}", "h0", 10**12, start_s=(i - 1) * stagger_s, cc=cc)
     net.sample_flows(sample_interval_s)

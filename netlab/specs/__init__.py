@@ -22,6 +22,7 @@ Statuses:
 ``standard``      fixed by a published standard (IEEE, IBTA, PCI-SIG)
 ``shipping``      a datasheet or manual figure of a product that ships
 ``measured``      a published measurement
+``simulated``     a published simulation result (a paper's model, not a measurement)
 ``announced``     announced by the vendor; not yet shipping when the source was written
 ``vendor claim``  a performance claim by a vendor, not independently checked
 ``estimate``      a third-party estimate (prices, analysts)
@@ -40,7 +41,7 @@ import importlib
 import pkgutil
 
 STATUSES = (
-    "standard", "shipping", "measured", "announced", "vendor claim",
+    "standard", "shipping", "measured", "simulated", "announced", "vendor claim",
     "estimate", "derived", "assumption", "unconfirmed",
 )
 GRADES = ("P", "S", "D", "U", "-")

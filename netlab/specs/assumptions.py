@@ -12,8 +12,8 @@ register(
          "Fixed delay per hop in the chapter 2 path model: a switch's forwarding latency "
          "plus a few metres of cable",
          "netlab-assumptions", "2026", "assumption", "-", published="0.5 µs",
-         note="Published switch latencies span roughly 0.1-0.6 µs and are weakly sourced "
-              "(chapter 4); cable adds about 5 ns per metre."),
+         note="At the high end: sourced switch port-to-port figures span 0.1-0.33 µs and are weakly "
+              "sourced (chapter 4); cable adds about 5 ns per metre."),
 )
 
 register(
@@ -40,5 +40,24 @@ register(
          "(ports x rate) over 51.2 Tb/s",
          "netlab-assumptions", "2026", "assumption", "-", published="price ∝ capacity",
          note="No street price was found for InfiniBand or photonic switches, nor for other capacities."),
+)
+
+register(
+    Spec("assume.dcqcn.kmin", 5e3, "B",
+         "Queue depth where ECN marking starts in chapter 4's DCQCN scenario",
+         "netlab-assumptions", "2026", "assumption", "-", published="5 KB",
+         note="Coincides with the DCQCN paper's table as reported elsewhere (unconfirmed); the authors' "
+              "ns-3 sample config uses KMIN 40, KMAX 1000, PMAX 1.0."),
+    Spec("assume.dcqcn.kmax", 200e3, "B",
+         "Queue depth where ECN marking reaches its maximum probability in chapter 4's DCQCN scenario",
+         "netlab-assumptions", "2026", "assumption", "-", published="200 KB"),
+    Spec("assume.dcqcn.pmax", 0.10, "1",
+         "Largest ECN marking probability in chapter 4's DCQCN scenario",
+         "netlab-assumptions", "2026", "assumption", "-", published="10 %",
+         note="A choice of netlab's, matching neither published configuration (1 % and 100 %)."),
+    Spec("assume.dcqcn.byte_counter", 10e6, "B",
+         "DCQCN byte counter between rate-increase steps in chapter 4's scenario",
+         "netlab-assumptions", "2026", "assumption", "-", published="10 MB",
+         note="Coincides with the paper's table as reported elsewhere (unconfirmed)."),
 )
 

@@ -74,7 +74,7 @@ register(
     # --- deployed fabrics ------------------------------------------------------------------
     Spec("fabric.meta_24k.taper", 7.0, "1",
          "Oversubscription (taper) between the T1 and T2 tiers of Meta's 24k-GPU H100 clusters",
-         "glennklockwood-meta-h100", "2024", "measured", "S", published="7:1",
+         "glennklockwood-meta-h100", "2024", "shipping", "S", published="7:1",
          note="Read from a summary of the Llama 3 paper and Meta talks."),
     # --- load-balancing claims and published results ---------------------------------------
     Spec("fabric.claim.spectrum_x_throughput", 0.95, "1",
@@ -98,7 +98,7 @@ register(
     Spec("fabric.hedera.share_of_optimal", 0.96, "1",
          "Bisection bandwidth Hedera's flow scheduler reaches in a simulated 8,192-host "
          "fabric, as a share of optimal",
-         "al-fares-hedera", "2010", "measured", "P", published="96 % of optimal",
+         "al-fares-hedera", "2010", "simulated", "P", published="96 % of optimal",
          note="Simulation result from the paper's abstract; also 'up to 113 % better' than "
               "static hashing."),
     Spec("fabric.conga.fct_gain", 5.0, "1",

@@ -51,7 +51,7 @@ register(
 # --- Ethernet ----------------------------------------------------------------------
 register(
     Spec("eth.100g.port_rate", 100 * Gbps, "bit/s",
-         "100 Gigabit Ethernet MAC data rate, per direction",
+         "100 Gigabit Ethernet data rate, per direction (as in 802.3cu's single-lane 100GBASE-FR1/LR1 PHYs)",
          "ieee-802-3cu", "2021", "standard", "P", published="100 Gb/s"),
     Spec("eth.200g.port_rate", 200 * Gbps, "bit/s",
          "200 Gigabit Ethernet MAC data rate, per direction",

@@ -45,7 +45,7 @@ register(
          "Inter-node ring all-reduce busbw per 200 Gb/s-class NIC that 'looks great', per direction",
          "nccl-tests-issue-252", "2024", "measured", "P", published="~24 GB/s per NIC",
          note="About 96 % of 25 GB/s; the run reported ~95 GB/s busbw over four such NICs."),
-    Spec("nccl.edr.busbw_per_nic", 12.2 * GBps, "bit/s",
+    Spec("nccl.nic_100g.busbw_per_nic", 12.2 * GBps, "bit/s",
          "Inter-node busbw on one 100 Gb/s NIC, 'as good as you can get', per direction",
          "nccl-tests-issue-29", "2019", "measured", "P", published="12.2 GB/s",
          note="98 % of 12.5 GB/s."),

@@ -85,7 +85,7 @@ register(
          "Lasers in a 128k-GPU cluster with co-packaged optics",
          "wedoany-quantum-x800", "2025", "estimate", "S", published="~1 M"),
     Spec("optics.laser.failure_rate", 100 * _FIT, "1/s",
-         "Failure rate of one DFB laser at 70 °C junction temperature (midpoint of 50-200 FIT)",
+         "Failure rate of one DFB laser at 70 °C junction temperature (100 FIT, inside the blog's 50-200 FIT range)",
          "luxoptx-800g-reliability", "2025", "estimate", "S", published="50-200 FIT",
          note="1 FIT = one failure per 10^9 device-hours. A vendor blog; field rates depend on heat, dust "
               "and handling."),
