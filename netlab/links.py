@@ -65,8 +65,8 @@ def propagation_time(distance_m: float, group_index: float | None = None) -> flo
 def bandwidth_delay_product(bandwidth_bps: float, rtt_s: float) -> float:
     """Bytes in flight needed to keep a path busy: ``bandwidth_bps * rtt_s / 8``.
 
-    >>> bandwidth_delay_product(400e9, 10e-6)   # 400 Gb/s, 10 µs RTT
-    500000.0
+    >>> round(bandwidth_delay_product(400e9, 10e-6))   # 400 Gb/s, 10 µs RTT: 500 KB
+    500000
     """
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     rtt_s = validate.non_negative("rtt_s", rtt_s)

@@ -3,7 +3,7 @@
 Inside netlab every quantity is a plain float in SI base units: seconds, bytes,
 bits per second, watts, joules. Constants convert at the edges::
 
-    >>> 400 * Gbps / 8 / GBps          # a 400 Gb/s port moves 50 GB/s
+    >>> 400 * Gbps / GBps              # a 400 Gb/s port moves 50 GB/s
     50.0
     >>> 4 * KiB                         # a 4 KiB packet is 4096 bytes, not 4000
     4096
