@@ -280,3 +280,13 @@ def test_instructor_guide_says_the_key_is_in_the_page_source():
     guide = (ROOT / "book" / "appendix-instructor-guide.md").read_text()
     intro = guide.split("## ", 1)[0]
     assert "`data-spec`" in intro and "graded variants" in intro and "self-check" in intro
+
+
+def test_registry_keys_quoted_in_the_claims_table_exist():
+    from netlab import specs
+
+    keys = set(re.findall(r"`([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)`", CLAIMS_PAGE.read_text()))
+    keys = {k for k in keys if not k.startswith("netlab.") and not re.search(r"\.(?:cc|py|md|h|json)$", k)}
+    assert len(keys) >= 4
+    for key in sorted(keys):
+        assert specs.value(key) > 0, key
