@@ -51,6 +51,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 import html
 import json
 import math
+import numbers
 import os
 from pathlib import Path
 import re
@@ -460,7 +461,7 @@ def read_answer(value, spec: dict) -> Reading:
     """Read ``value`` (a number, or text with an optional unit) for the exercise of ``spec``."""
     unit = spec["unit"]
     wanted = f" in {unit}" if unit else ""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
         return Reading(None, f"Please give a number{wanted}, got {value!r}.")
     if not isinstance(value, str):
         try:

@@ -170,6 +170,8 @@ def test_python_values_of_every_type_get_a_message():
         feedback = ex.check(value)
         assert not feedback.correct and "number" in feedback.message
     assert ex.check(1).correct and ex.check(1.0).correct
+    import numpy as np
+    assert ex.check(np.float32(1.0)).correct and ex.check(np.int64(1)).correct   # a notebook's numbers
 
 
 def test_quantity_is_read_from_the_unit():
