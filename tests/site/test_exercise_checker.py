@@ -102,3 +102,21 @@ def test_browser_agrees_with_python_on_every_exercise_of_the_book(checker_page, 
             trouble.append(f"{ex.key} {label} {text!r}: browser {message!r}, Python {py.message!r}")
         trouble += eb.problems(ex, label, text, correct, message)
     assert not trouble, "\n".join(trouble)
+
+
+def test_browser_agrees_with_python_on_random_text(checker_page):
+    # typed junk and near-numbers made of the characters the reader handles (seeded: reproducible)
+    import random
+
+    rng = random.Random(20261203)
+    specs = [case_exercise(name).spec() for name in ("serialize-ns", "fat-tree", "db-ratio", "busbw-gbs", "paths-pct")]
+    pieces = list("0123456789") * 3 + list(".,_' eE+-x×^*%") + ["ns", " us", "µs", " MB", "Gb/s", " GPUs", "mb",
+                                                               "\u00a0", "\u2212", "10^", " dB", " x", "KiB"]
+    pairs = [[rng.choice(specs), "".join(rng.choice(pieces) for _ in range(rng.randint(0, 9)))] for _ in range(3000)]
+    pairs += [[rng.choice(specs), f"{10 ** rng.uniform(-8, 8):.{rng.randint(1, 7)}g}"] for _ in range(1000)]
+    disagree = []
+    for (spec, text), (correct, message) in zip(pairs, _js_verdicts(checker_page, pairs)):
+        py = exercises.check_spec(spec, text)
+        if (correct, message) != (py.correct, py.message):
+            disagree.append(f"{text!r}: browser {message!r}, Python {py.message!r}")
+    assert not disagree, "\n".join(disagree[:20])
