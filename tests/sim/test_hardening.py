@@ -81,9 +81,9 @@ def test_simulator_refuses_infinite_times():
 
 
 def test_tiny_timer_and_sampling_intervals_are_refused():
-    assert "rto_s must be >= 1e-06" in quick(lambda: single_switch(2, 100e9, rto_s=1e-300))
+    assert "rto_s must be" in quick(lambda: single_switch(2, 100e9, rto_s=1e-300))
     net = single_switch(2, 100e9)
-    assert "interval_s must be >= 1e-09" in quick(lambda: net.sample_queues(["s0[0]"], 1e-300))
+    assert "interval_s must be" in quick(lambda: net.sample_queues(["s0[0]"], 1e-300))
     assert "interval_s" in quick(lambda: net.sample_flows(5e-324))
     assert "ports" in quick(lambda: net.sample_queues("s0[0]", 1e-6))
 
