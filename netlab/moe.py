@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netlab import collective_cost, validate
-from netlab.scaleup import ScaleUpDomain
+from netlab.scaleup import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
 
@@ -69,8 +69,7 @@ def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domai
     top_k = validate.integer("top_k", top_k, minimum=1)
     ep = validate.integer("ep", ep, minimum=1)
     bytes_per_activation = validate.positive("bytes_per_activation", bytes_per_activation)
-    if not isinstance(domain, ScaleUpDomain):
-        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    domain = check_domain(domain)
     n_bytes = tokens_per_gpu * top_k * d_model * bytes_per_activation
     local = min(ep, domain.n_gpus)
     # The in-domain part is an all-to-all among `local` GPUs of their share local/ep of N.

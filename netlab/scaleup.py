@@ -132,6 +132,23 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
                          intra_alpha_s=intra_alpha_s, inter_alpha_s=inter_alpha_s)
 
 
+def check_domain(domain: object) -> ScaleUpDomain:
+    """``domain`` if it is a :class:`ScaleUpDomain` whose counts and rates make sense.
+
+    A domain can be built by hand (or with :func:`dataclasses.replace`), bypassing
+    :func:`scaleup_domain`'s checks; models that divide by its rates or power call this.
+    """
+    if not isinstance(domain, ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    validate.integer("domain.n_gpus", domain.n_gpus, minimum=1)
+    for name in ("per_gpu_bps", "scaleout_per_gpu_bps", "power_w"):
+        validate.positive(f"domain.{name}", getattr(domain, name))
+    for name in ("intra_alpha_s", "inter_alpha_s"):
+        validate.non_negative(f"domain.{name}", getattr(domain, name))
+    validate.choice("domain.fabric", domain.fabric, FABRICS)
+    return domain
+
+
 def _preset(name: str) -> ScaleUpDomain:
     v = specs.value
     node = int(v("dgx.n_gpus"))

@@ -55,3 +55,13 @@ def test_a_72_gpu_domain_keeps_a_64_way_group_inside():
     nodes = moe.moe_all_to_all(256, 7168, 8, 64, DGX_B200)
     assert rack.inter_bytes == 0 and nodes.inter_fraction == pytest.approx(0.875)
     assert nodes.time_s > 10 * rack.time_s
+
+
+@pytest.mark.parametrize("field, bad", [("scaleout_per_gpu_bps", 0.0), ("per_gpu_bps", 0.0),
+                                        ("n_gpus", 0), ("inter_alpha_s", -1e-6)])
+def test_moe_refuses_a_degenerate_domain_instead_of_inf(field, bad):
+    # A hand-built domain with a zero rate gave inf (or a ZeroDivisionError) before (issue 17).
+    import dataclasses
+    broken = dataclasses.replace(DGX_B200, **{field: bad})
+    with pytest.raises(ValueError, match=f"domain.{field}"):
+        moe.moe_all_to_all(256, 7168, 8, 64, broken)
