@@ -63,8 +63,8 @@ class ModelShape:
         return self.n_params * self.bytes_per_param
 
     def __repr__(self) -> str:
-        return (f"ModelShape({self.name}: {self.n_params / 1e9:.5g} billion parameters, {self.n_layers} layers, "
-                f"d_model {self.d_model}, weights {format_bytes(self.weight_bytes)})")
+        return (f"{self.name}: {self.n_params / 1e9:.5g} billion parameters in {self.n_layers} layers, "
+                f"d_model {self.d_model}, {format_bytes(self.weight_bytes, digits=4)} of weights.")
 
 
 def transformer(n_params: float, n_layers: int, d_model: int, bytes_per_param: float = 2.0,
@@ -127,9 +127,9 @@ class TPTraffic:
     sent_per_gpu_bytes: float      # bytes one GPU sends per token per layer with a ring all-reduce
 
     def __repr__(self) -> str:
-        return (f"TPTraffic(tp={self.tp}: {self.allreduces_per_layer} all-reduces of "
-                f"{format_bytes(self.message_bytes)} per token per layer; each GPU sends "
-                f"{format_bytes(self.sent_per_gpu_bytes)})")
+        return (f"At TP {self.tp}: {self.allreduces_per_layer} all-reduces of "
+                f"{format_bytes(self.message_bytes)} per token per layer; with a ring each GPU sends "
+                f"{format_bytes(self.sent_per_gpu_bytes)}.")
 
 
 def tp_traffic_per_token(d_model: int, tp: int, bytes_per_activation: float = 2.0) -> TPTraffic:
@@ -180,10 +180,10 @@ class DecodeStep:
 
     def __repr__(self) -> str:
         where = ("across domains" if self.crosses_domain else "inside the domain") + f", {self.algorithm}"
-        return (f"DecodeStep({self.model} on {self.system}, tp={self.tp} {where}, batch {self.batch}: "
+        return (f"{self.model} on {self.system}, TP {self.tp} {where}, batch {self.batch}: "
                 f"{format_time(self.token_latency_s)} per token, {self.tokens_per_s:.4g} tokens/s, "
-                f"{self.tokens_per_joule:.3g} tokens/J; communication {self.comm_share:.0%} of a layer"
-                + ("" if self.fits else "; DOES NOT FIT") + ")")
+                f"{self.tokens_per_joule:.3g} tokens/J; communication is {self.comm_share:.0%} of a layer"
+                + ("." if self.fits else "; the weights do not fit."))
 
 
 ALGORITHMS = ("best", "ring")

@@ -44,10 +44,10 @@ class MoEAllToAll:
         return self.inter_bytes / self.n_bytes if self.n_bytes else 0.0
 
     def __repr__(self) -> str:
-        return (f"MoEAllToAll(ep={self.ep}, domain {self.domain_size}: {format_bytes(self.n_bytes)} per GPU, "
-                f"{self.inter_fraction:.0%} across domains; {format_time(self.time_s)} = "
-                f"{format_time(self.intra_s)} inside + "
-                + (f"{format_time(self.inter_s)} across)" if self.inter_s else "nothing across)"))
+        return (f"MoE dispatch over {self.ep} GPUs in domains of {self.domain_size}: "
+                f"{format_bytes(self.n_bytes)} per GPU, {self.inter_fraction:.1%} of it across domains; "
+                f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
+                + (f"{format_time(self.inter_s)} across." if self.inter_s else "nothing across."))
 
 
 def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domain: ScaleUpDomain,

@@ -61,9 +61,11 @@ class NcclTestsRun:
 
     def __repr__(self) -> str:
         lo, hi = self.rows[0].n_bytes, self.rows[-1].n_bytes
-        ranks = f"{self.n_ranks} ranks" if self.n_ranks else "rank count not listed"
-        factor = f"busbw/algbw = {self.busbw_factor:.4g}" if self.busbw_factor else "busbw/algbw unknown"
-        return f"NcclTestsRun({len(self.rows)} sizes, {lo} B to {hi} B; {ranks}; {factor})"
+        ranks = (f"the header lists {self.n_ranks} ranks" if self.n_ranks
+                 else "the header lists no ranks")
+        factor = (f"busbw/algbw is {self.busbw_factor:.4g}" if self.busbw_factor
+                  else "busbw/algbw cannot be read")
+        return f"An nccl-tests table of {len(self.rows)} sizes, {lo} to {hi} bytes; {ranks}; {factor}."
 
 
 def _error(number: int, line: str, why: str) -> ValueError:

@@ -58,17 +58,6 @@ register(
          "nccl-issue-2409", "2025", "measured", "S", published="216-231 GB/s",
          note="The user expected ~470 GB/s; two nodes run a tree, whose busbw can exceed the "
               "per-NIC figure (nccl-tests issue 196)."),
-    # --- NCCL's own per-step latencies for the other protocols (tuning model) ---------------
-    Spec("nccl.ring_ll128_step_latency.nvlink", 1.9 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (LL128 protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="1.9 µs",
-         note="hwLat[NVLINK][RING][LL128] in src/graph/tuning.cc (NCCL ~2.7)."),
-    Spec("nccl.ring_simple_step_latency.nvlink", 3.4 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (Simple protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="3.4 µs"),
-    Spec("nccl.ring_simple_step_latency.net", 9.6 * us, "s",
-         "Latency NCCL's tuning model adds per ring step across the network (Simple protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="9.6 µs"),
 )
 
 # --- NCCL's tuning model as shipped in NCCL 2.30.7 (src/graph/tuning.cc, src/graph/topo.h) ----

@@ -9,7 +9,7 @@ the sum of both directions: each ``_bidir`` entry has a one-way partner of half.
 """
 
 from netlab.specs import Spec, register
-from netlab.units import Gbps, TBps, kW, us
+from netlab.units import Gbps, TBps, kW
 
 register(
     # --- GB200 NVL72 rack ---------------------------------------------------------------
@@ -76,22 +76,6 @@ register(
          "Scale-out network rate per GPU in the HGX B300 reference architecture ('2-8-9-800', "
          "ConnectX-8), one direction",
          "nvidia-hgx-b300-ra", "2025", "shipping", "P", published="800 Gb/s per GPU"),
-    # --- per-step latency of NCCL's ring, small-message (LL) protocol, by link type --------
-    # From NCCL's own alpha-beta tuning model (hwLat table, NCCL ~2.7 source code): the
-    # latency one ring step adds. Newer NCCL versions retune these; they set the scale.
-    Spec("nccl.ring_ll_step_latency.nvlink", 0.47 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="0.47 µs",
-         note="hwLat[NVLINK][RING][LL] in src/graph/tuning.cc; LL128 1.9 µs, Simple 3.4 µs."),
-    Spec("nccl.ring_ll_step_latency.pcie", 1.0 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over PCIe (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="1.0 µs",
-         note="hwLat[PCI][RING][LL]; LL128 2.5 µs, Simple 5.7 µs."),
-    Spec("nccl.ring_ll_step_latency.net", 2.7 * us, "s",
-         "Latency NCCL's tuning model adds per ring step across the network (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="2.7 µs",
-         note="hwLat[NET][RING][LL]; LL128 4.0 µs, Simple 9.6 µs. A fixed base latency per "
-              "collective (3.6 µs for ring LL) comes on top and is left out of netlab's alpha."),
     # --- netlab's assumption for the PCIe-mesh counterfactual ------------------------------
     Spec("assume.pcie_mesh_power_ratio", 1.0, "1",
          "Power of an 8-GPU node whose GPUs talk only over PCIe 5.0, as a fraction of a DGX H100 "
