@@ -53,3 +53,11 @@ def test_registry_ranges_and_their_standing():
     assert eth.low_s <= eth.high_s
     with pytest.raises(ValueError, match="family"):
         ie.switch_latency_range("omnipath")
+
+
+def test_default_roce_ack_timeout_is_perftest_exponent_14():
+    # 4.096 µs x 2^14 = 67.108864 ms by hand; NCCL 2.23+ uses 2^20: 4.294967296 s.
+    assert specs.value("transport.roce.default_ack_timeout") == pytest.approx(0.067108864, rel=1e-12)
+    assert specs.value("transport.roce.perftest_timeout_exponent") == 14
+    nccl = specs.value("transport.roce.ack_timeout_unit") * 2 ** specs.value("transport.roce.nccl_ib_timeout_exponent")
+    assert nccl == pytest.approx(4.294967296, rel=1e-9)
