@@ -111,21 +111,35 @@ def _fill(paths: _Paths, capacity_bps: np.ndarray, active: np.ndarray) -> np.nda
     level = np.full(paths.n_links, np.inf)                          # level at which each link fills
     loaded = free_w > 1e-12
     level[loaded] = capacity_bps[loaded] / free_w[loaded]
-    while not frozen.all():
-        lowest = max(level.min(), 0.0)
-        full = np.flatnonzero(level <= lowest * (1.0 + _REL_EPS))
+    # The scan for the lowest level runs over a compact list of links that still carry
+    # unfrozen flows, rebuilt whenever half of it has gone idle.
+    cand = np.flatnonzero(loaded)
+    pos = np.full(paths.n_links, -1)
+    pos[cand] = np.arange(len(cand))
+    cand_level, idle = level[cand], 0
+    n_left = int(active.sum())
+    while n_left:
+        lowest = max(cand_level.min(), 0.0)
+        full = cand[cand_level <= lowest * (1.0 + _REL_EPS)]
         flows = flow_of[paths.by_link[_ranges(paths.link_ptr, full)]]
         flows = _distinct(flows[~frozen[flows]])
         rate[flows] = lowest
         frozen[flows] = True
+        n_left -= len(flows)
         entries = paths.by_flow[_ranges(paths.flow_ptr, flows)]
         touched, w = link_of[entries], weight[entries]
         np.subtract.at(free_w, touched, w)
         np.add.at(frozen_bps, touched, lowest * w)
         touched = _distinct(np.concatenate([touched, full]))
         busy = free_w[touched] > 1e-12
+        idle += int(np.isfinite(level[touched[~busy]]).sum())
         level[touched] = np.inf
         level[touched[busy]] = (capacity_bps[touched[busy]] - frozen_bps[touched[busy]]) / free_w[touched[busy]]
+        cand_level[pos[touched]] = level[touched]
+        if 2 * idle > len(cand) and n_left:
+            cand = cand[np.isfinite(cand_level)]
+            pos[cand] = np.arange(len(cand))
+            cand_level, idle = level[cand], 0
     return rate
 
 
