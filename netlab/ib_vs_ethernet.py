@@ -114,7 +114,7 @@ def small_message_latency(n_bytes: float, n_switches: int, bandwidth_bps: float,
     propagation of one cable.
 
     >>> r = small_message_latency(64, 3, 400e9, 300e-9, 600e-9, 25e-9)
-    >>> round(r.time_s * 1e9, 2)     # 600 + 3*300 + 4*25 + (128 B serialization + 3 headers)
+    >>> round(r.time_s * 1e9, 2)     # 600 + 3*300 + 4*25 + (128 bytes serialized + 3 headers)
     1606.4
     """
     n_bytes = validate.positive("n_bytes", n_bytes)
