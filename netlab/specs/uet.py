@@ -52,6 +52,23 @@ register(
          "(a 5-bit QP attribute)",
          "linux-cma-ack-timeout", "2019", "standard", "P", published="4.096 * 2^(timeout) usec",
          note="Drivers pick the exponent: bnxt_re reports 16 (about 268 ms); mlx5 steering QPs use 8 (~1 ms)"),
+    Spec("transport.roce.perftest_timeout_exponent", 14, "1",
+         "Default local ACK timeout exponent of the perftest tools (ib_send_lat, ib_write_bw, ...): "
+         "4.096 µs x 2^14 = 67.1 ms per attempt",
+         "perftest-def-qp-time", "2026", "shipping", "P", published="DEF_QP_TIME (14)",
+         note="src/perftest_parameters.h; also NCCL's default before 2.14 and netlab.rdma's QP default"),
+    Spec("transport.roce.nccl_ib_timeout_exponent", 20, "1",
+         "NCCL's default NCCL_IB_TIMEOUT, the local ACK timeout exponent it sets on its "
+         "InfiniBand/RoCE QPs: 4.096 µs x 2^20 = 4.29 s per attempt, 7 retries (about 30 s) "
+         "before an error",
+         "nccl-env-ib-timeout", "2026", "shipping", "P",
+         published="default 20 (since 2.23; 18 since 2.14, 14 before)"),
+    Spec("transport.roce.default_ack_timeout", 4.096e-6 * 2 ** 14, "s",
+         "Default RoCE/InfiniBand local ACK (retransmission) timeout used in netlab's "
+         "simulations: perftest's default exponent 14, 4.096 µs x 2^14",
+         "perftest-def-qp-time", "2026", "derived", "D", published="67.1 ms",
+         note="4.096 µs x 2^14 = 67.1 ms (perftest DEF_QP_TIME; NCCL before 2.14). NCCL 2.23+ "
+              "sets exponent 20, 4.29 s: a lost tail then costs seconds, not milliseconds."),
     Spec("transport.tcp.rto_min", 0.2, "s",
          "Linux minimum TCP retransmission timeout, TCP_RTO_MIN = HZ/5",
          "linux-tcp-h", "2019", "shipping", "P", published="HZ/5 (200 ms)"),
