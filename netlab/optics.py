@@ -33,6 +33,26 @@ from netlab import specs, validate
 from netlab.units import format_power, pJ
 
 OPTIONS = ("dsp_pluggable", "lpo", "cpo")
+OPTION_NAMES = {"dsp_pluggable": "DSP pluggable", "lpo": "linear pluggable (LPO)", "cpo": "co-packaged (CPO)"}
+
+
+def option_name(option: str) -> str:
+    """Display name of an optics option: ``"dsp_pluggable"`` -> ``"DSP pluggable"``."""
+    return OPTION_NAMES[validate.choice("option", option, OPTIONS)]
+
+
+def lpo_specified(lane_rate_bps: float) -> bool:
+    """True if a linear pluggable at ``lane_rate_bps`` per lane has a finished LPO MSA spec.
+
+    The completed 100G-DR-LPO specification runs 100 Gb/s per lane (up to 800G with
+    8 lanes); linear drive at 200 Gb/s per lane is future work of the MSA, so an LPO
+    figure for a 200G-lane port is an extrapolation.
+
+    >>> lpo_specified(100e9), lpo_specified(200e9)
+    (True, False)
+    """
+    lane_rate_bps = validate.positive("lane_rate_bps", lane_rate_bps)
+    return lane_rate_bps <= specs.value("optics.lpo_msa.lane_rate")
 
 
 def db_to_ratio(loss_db: float) -> float:
