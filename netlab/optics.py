@@ -83,6 +83,11 @@ class ChannelLoss:
         return (f"ChannelLoss({self.loss_db:.1f} dB = {self.package_db:g} package + {self.trace_db:.1f} trace "
                 f"+ {self.connector_db:g} connectors; {self.power_ratio:.3g}x in power)")
 
+    def __str__(self) -> str:
+        return (f"The channel loses {self.loss_db:.1f} dB ({self.package_db:g} dB in the package, "
+                f"{self.trace_db:.1f} dB in the trace, {self.connector_db:g} dB in connectors): "
+                f"{self.power_ratio:.3g} times less power arrives than was sent.")
+
 
 def channel_loss(trace_length_m: float, n_connectors: int, n_package_crossings: int = 1,
                  pcb_loss_db_per_m: float | None = None, connector_loss_db: float | None = None,
@@ -173,6 +178,13 @@ class PortPower:
                 f"{format_power(self.serdes_w)} SerDes ({self.loss_db:g} dB) + {format_power(self.dsp_w)} DSP + "
                 f"{format_power(self.optics_w)} optics; {self.energy_pj_per_bit:.3g} pJ/bit)")
 
+    def __str__(self) -> str:
+        return (f"A {option_name(self.option)} port at {self.port_rate_bps / 1e9:g} Gb/s draws "
+                f"{format_power(self.total_w)}: {format_power(self.serdes_w)} in the SerDes ({self.loss_db:g} dB "
+                f"channel), {'no DSP' if self.dsp_w == 0 else format_power(self.dsp_w) + ' in a DSP'} and "
+                f"{format_power(self.optics_w)} in the optics, "
+                f"{self.energy_pj_per_bit:.3g} pJ/bit.")
+
 
 def port_power(option: str, port_rate_bps: float) -> PortPower:
     """Power of one switch port of ``port_rate_bps`` with optics ``option``.
@@ -221,6 +233,13 @@ class CpoClaims:
                 f"(modules) / {self.power_gain_port_derived:.2f}x (ports) derived vs {self.power_gain_claimed:g}x "
                 f"claimed; resiliency {self.resiliency_gain_claimed:g}x and bring-up "
                 f"{self.deployment_speedup_claimed:g}x on trust)")
+
+    def __str__(self) -> str:
+        return (f"Signal integrity: {self.signal_integrity_derived:.1f}x derived from the loss gap, "
+                f"{self.signal_integrity_claimed:g}x claimed. Power: {self.power_gain_module_derived:.2f}x from the "
+                f"module figures, {self.power_gain_port_derived:.2f}x with the host SerDes, "
+                f"{self.power_gain_claimed:g}x claimed. Resiliency {self.resiliency_gain_claimed:g}x and bring-up "
+                f"{self.deployment_speedup_claimed:g}x follow from nothing else: on trust.")
 
 
 def cpo_claims() -> CpoClaims:

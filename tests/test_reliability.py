@@ -11,6 +11,10 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 FIT = reliability.FIT
 
 API = {
+    reliability.fabric_failures: dict(fab=fabric.fat_tree(4, 800e9), option="cpo", failure_rate_per_s=100 * FIT,
+                                      cpo_mtbf_gain=10.0),
+    reliability.fabric_failures_summary: dict(n_gpus=1000, fit=100.0, cpo_mtbf_gain=10.0),
+    reliability.plot_fabric_failures: dict(fit=100.0, cpo_mtbf_gain=10.0, sizes=(1000,)),
     reliability.fleet_failures: dict(n_parts=1e6, failure_rate_per_s=100 * FIT, mtbf_gain=1.0,
                                      job_duration_s=86400.0),
 }
