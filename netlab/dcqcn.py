@@ -90,8 +90,11 @@ def marking_probability(queue_bytes, kmin_bytes: float, kmax_bytes: float, pmax:
     if kmax_bytes <= kmin_bytes:
         raise ValueError(f"kmax_bytes must be > kmin_bytes ({kmin_bytes}), got {kmax_bytes}")
     pmax = validate.in_range("pmax", pmax, 0.0, 1.0, low_open=True)
-    if np.ndim(queue_bytes) == 0:
-        validate.non_negative("queue_bytes", queue_bytes)
+    if isinstance(queue_bytes, np.ndarray):
+        if not (np.isfinite(queue_bytes).all() and (queue_bytes >= 0).all()):
+            raise ValueError("queue_bytes must hold finite numbers >= 0")
+    else:
+        validate.non_negative("queue_bytes", queue_bytes)     # a number; a list or text is refused
     q = np.asarray(queue_bytes, dtype=float)
     ramp = pmax * (q - kmin_bytes) / (kmax_bytes - kmin_bytes)
     p = np.where(q <= kmin_bytes, 0.0, np.where(q <= kmax_bytes, ramp, 1.0))

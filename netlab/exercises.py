@@ -153,6 +153,16 @@ _FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], object], ...] = (
     (1.099511627776, 0.005, _BINARY, "Binary vs decimal? 1 TiB = 2^40 B but 1 TB = 10^12 B."),
     (16.0, 0.05, ("data", "rate", "time"), "Off by 16: bits vs bytes and one-way vs bidirectional together?"),
 )
+# Units of time without SI prefixes, and the slips they invite instead of a factor of 1000.
+_HOURS = (3600.0, 0.05, "Seconds vs hours? An hour has 3,600 s.")
+_CALENDAR: dict[str, list[tuple[float, float, str]]] = {
+    "min": [(60.0, 0.05, "Seconds vs minutes? A minute has 60 s.")],
+    "h": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
+    "hour": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
+    "hours": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
+    "day": [(24.0, 0.05, "Hours vs days? A day has 24 hours."), (86400.0, 0.05, "Seconds vs days? A day has 86,400 s.")],
+    "days": [(24.0, 0.05, "Hours vs days? A day has 24 hours."), (86400.0, 0.05, "Seconds vs days? A day has 86,400 s.")],
+}
 VALUE_SLIP_TOL = 0.02     # a tempting wrong value matches within 2 % (or the exercise's tolerance if tighter)
 EXTRA_SLIP_TOL = 0.02     # likewise for an exercise's own factors
 
@@ -219,7 +229,8 @@ class NumericExercise:
         tolerance, the unit and its scale, and the slips that apply, each with its tolerance."""
         return {"answer": self.answer, "rel_tol": self.rel_tol, "unit": self.unit, "quantity": self.kind,
                 "scale": UNITS[self.unit][1] if self.unit in UNITS else None,
-                "slips": _applicable_slips(self.answer, self.rel_tol, self.kind, self.slips, self.wrong_answers)}
+                "slips": _applicable_slips(self.answer, self.rel_tol, self.kind, self.unit, self.slips,
+                                           self.wrong_answers)}
 
     def check(self, value) -> Feedback:
         """Feedback on ``value``: a number, or text such as ``"1,250"``, ``"3.2e-6"`` or ``"327.68 ns"``."""
@@ -308,7 +319,7 @@ def _text(name: str, text) -> str:
     return text
 
 
-def _applicable_slips(answer: float, rel_tol: float, kind: str, factors, values) -> list[dict]:
+def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, factors, values) -> list[dict]:
     """The slips to test, in order: the exercise's wrong values and factors, then the common ones
     that the kind of quantity can make and that the tolerance separates from the answer."""
     slips: list[dict] = []
@@ -319,8 +330,11 @@ def _applicable_slips(answer: float, rel_tol: float, kind: str, factors, values)
     for value, text in _value_slips(answer, kind):
         if abs(value / answer - 1) > rel_tol:
             slips.append({"value": value, "tol": min(rel_tol, VALUE_SLIP_TOL), "text": text})
-    for factor, tol, kinds, text in _FACTOR_SLIPS:
-        if kind in kinds and abs(factor - 1) > rel_tol and abs(1 / factor - 1) > rel_tol:
+    common = [(f, tol, text) for f, tol, kinds, text in _FACTOR_SLIPS if kind in kinds
+              and not (unit in _CALENDAR and f in (1000.0, 1e6))]           # no "kilo-days"
+    common += _CALENDAR.get(unit, [])
+    for factor, tol, text in common:
+        if abs(factor - 1) > rel_tol and abs(1 / factor - 1) > rel_tol:
             words = text if isinstance(text, str) else text.get(kind, _TWO_OTHER)
             slips.append({"factor": factor, "tol": min(rel_tol, tol), "text": words})
     return slips

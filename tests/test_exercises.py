@@ -230,3 +230,11 @@ def test_every_exercise_cell_hides_its_input(path):
 
 def test_the_labs_define_exercises():
     assert sum(len(_exercise_cells(p)) for p in LABS) >= 30
+
+
+def test_days_get_hours_not_prefixes():
+    ex = exercises.numeric("ex", "training days", answer=41.3, unit="days")
+    assert "Hours vs days" in ex.check(41.3 * 24).message
+    assert "Seconds vs days" in ex.check(41.3 * 86400).message
+    assert "prefix" not in ex.check(41.3 * 1000).message
+    assert "prefix" in exercises.numeric("ex", "q", answer=41.3, unit="ms").check(41.3 * 1000).message

@@ -56,10 +56,20 @@ class IncastResult:
     pause_events: int
     run: RunResult
 
+    @property
+    def slowdown(self) -> float:
+        """Completion time over the ideal time (1.0 = the receiver's link never idle)."""
+        return self.completion_time_s / self.ideal_time_s
+
     def __repr__(self) -> str:
         return (f"IncastResult({self.mode}, {self.n_senders} senders: {format_time(self.completion_time_s)} "
-                f"({self.goodput_fraction:.0%} of ideal), {self.dropped_packets} drops, "
+                f"({self.slowdown:.1f}x the ideal time), {self.dropped_packets} drops, "
                 f"{self.timeouts} timeouts, {self.pause_events} pauses)")
+
+    def __str__(self) -> str:
+        return (f"{self.mode}, {self.n_senders} senders: done in {format_time(self.completion_time_s)}, "
+                f"{self.slowdown:,.1f} times the ideal {format_time(self.ideal_time_s)}; "
+                f"{self.dropped_packets} drops, {self.timeouts} timeouts, {self.pause_events} pause events")
 
 
 def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: float = 100e3,
@@ -105,6 +115,16 @@ class VictimResult:
         return (f"VictimResult({self.mode}: victim {format_time(self.victim_time_s)} vs "
                 f"{format_time(self.victim_alone_s)} alone (x{self.slowdown:.1f}); shared link paused "
                 f"{format_time(self.shared_link_paused_s)})")
+
+    def __str__(self) -> str:
+        if self.shared_link_paused_s > 0:
+            paused = f"the shared link s0 -> s1 was paused for {format_time(self.shared_link_paused_s)}"
+        elif self.mode == "credits":
+            paused = "no pause frames: the shared link s0 -> s1 waited for credit instead"
+        else:
+            paused = "the shared link s0 -> s1 was never paused"
+        return (f"{self.mode}: the victim took {format_time(self.victim_time_s)} against "
+                f"{format_time(self.victim_alone_s)} alone, {self.slowdown:.1f} times longer; {paused}")
 
 
 def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
@@ -166,6 +186,12 @@ class StormResult:
     def __repr__(self) -> str:
         return (f"StormResult({self.mode}: victim got {self.victim_delivered_fraction:.0%} of its data; "
                 f"{len(self.paused_ports)} ports paused: {', '.join(self.paused_ports)})")
+
+    def __str__(self) -> str:
+        ports = ", ".join(self.paused_ports) if self.paused_ports else "none"
+        count = f"{len(self.paused_ports)} port{'' if len(self.paused_ports) == 1 else 's'}"
+        return (f"{self.mode}: the victim delivered {self.victim_delivered_fraction:.0%} of its data; "
+                f"{count} still paused at the end ({ports})")
 
 
 def pause_storm(mode: str = "pfc", size_bytes: int = 300_000, storm_start_s: float = 10e-6,

@@ -77,7 +77,7 @@ def _own_texts(spec: dict) -> list[str]:
     """Texts of the slips an exercise declares itself (not in the common vocabulary)."""
     common = ("Bits vs bytes", "A prefix slip", "Binary vs decimal? 1 ", "A factor of 2", "One-way vs",
               "Percent vs", "Off by 16", "10 log10 vs", "That is 10^(dB", "That is the gap", "upside down",
-              "That is the linear")
+              "That is the linear", "Seconds vs", "Minutes vs", "Hours vs")
     return [s["text"] for s in spec["slips"] if not s["text"].startswith(common)]
 
 
@@ -123,7 +123,8 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
     if label == "wrong kind of unit":
         return [] if "but this answer is" in message else [f"{where}: the wrong unit is not explained"]
     slip = label.replace("/", "x", 1)
-    named = {"x8": kind in BITS_BYTES, "x1000": kind in PREFIXED, "x1.024": kind in BINARY,
+    calendar = spec["unit"] in ("min", "h", "hour", "hours", "day", "days")     # no SI prefix on days
+    named = {"x8": kind in BITS_BYTES, "x1000": kind in PREFIXED and not calendar, "x1.024": kind in BINARY,
              "x2": True, "voltage": kind == "db_ratio"}.get(slip)
     if named is True and not own:
         needle = {"x8": "8x too", "x1000": "1000x too", "x2": "2x too", "x1.024": "1.024x too",
