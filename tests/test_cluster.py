@@ -16,7 +16,7 @@ API = {
     cluster.capstone_design: dict(domain="dgx-h100", fabric_key="eth-ecmp", optics="cpo", oversubscription=2.0,
                                   n_gpus=4608, tp=8, pp=4),
     cluster.design_space: dict(n_gpus=4608, tp=8, pp=4),
-    cluster.explore: dict(workload=W, brief=cluster.Brief(28, 12.35e6, 230e6), mfu=0.4),
+    cluster.explore: dict(workload=W, brief=cluster.Brief(28.5, 12.35e6, 230e6), mfu=0.4),
     cluster.scaleout_efficiency: dict(load_balancing="ecmp", flows_per_leaf=32, uplinks_per_leaf=32,
                                       bytes_per_flow=1e6),
     cluster.evaluate: dict(design=IB, workload=W, mfu=0.4, pue=1.3, overlap=0.0),
@@ -151,7 +151,7 @@ def test_ecmp_on_an_oversubscribed_leaf_runs_at_port_over_the_busiest_uplink():
 
 # --- the capstone brief: every constraint binds somewhere, different briefs choose differently ---
 
-BRIEF = cluster.Brief(max_days=28, max_facility_w=12.35e6, max_capex_usd=230e6)
+BRIEF = cluster.Brief(max_days=28.5, max_facility_w=12.35e6, max_capex_usd=230e6)
 
 
 def test_every_constraint_binds_for_some_design_and_the_best_is_not_the_default():
@@ -191,7 +191,7 @@ def test_different_constraints_and_objectives_select_different_designs():
 def test_a_verdict_names_exactly_the_constraints_missed():
     e = cluster.evaluate(cluster.capstone_design("gb200-nvl72", "ib-adaptive", "dsp_pluggable", 1.0), W)
     v = cluster.check(e, BRIEF)
-    assert v.misses == tuple(c for c, over in (("time", e.training_days > 28),
+    assert v.misses == tuple(c for c, over in (("time", e.training_days > 28.5),
                                                 ("power", e.site.facility_w > 12.35e6),
                                                 ("budget", e.capex_high_usd > 230e6)) if over)
     assert v.margins["power"] == pytest.approx(e.site.facility_w / 12.35e6)
