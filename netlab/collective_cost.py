@@ -86,7 +86,7 @@ class CollectiveTime:
     latency_s: float     # the alpha terms
     transfer_s: float    # the bytes-over-bandwidth terms
     time_s: float
-    algbw_bps: float     # n_bytes * 8 / time_s
+    algbw_bps: float     # n_bytes * 8 / time_s (0 when time_s is 0: nothing to move)
     busbw_bps: float     # algbw_bps * nccl-tests factor (the point-to-point one)
 
     @property
@@ -105,8 +105,10 @@ class CollectiveTime:
 def _result(collective: str, algorithm: str, n_bytes: float, n: int, latency_s: float,
             transfer_s: float) -> CollectiveTime:
     time_s = latency_s + transfer_s
-    alg = n_bytes * 8.0 / time_s if time_s > 0 else math.inf
-    bus = alg * busbw_factor(collective, n) if time_s > 0 else 0.0
+    # An empty collective with no latency takes no time and moves nothing: report 0 bit/s
+    # rather than 0/0 (NaN) or N/0 (inf).
+    alg = n_bytes * 8.0 / time_s if time_s > 0 else 0.0
+    bus = alg * busbw_factor(collective, n)
     return CollectiveTime(collective, algorithm, n_bytes, n, latency_s, transfer_s, time_s, alg,
                           bus if n > 1 else 0.0)
 

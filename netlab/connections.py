@@ -59,9 +59,9 @@ class ConnectionState:
 
     def __repr__(self) -> str:
         setup = f", {format_time(self.roce_setup_s)} to set up" if self.roce_setup_s > 0 else ""
-        return (f"ConnectionState({self.world_size:,} ranks: RoCE {self.roce_qps:,} QPs "
-                f"({format_bytes(self.roce_bytes)}{setup}) vs UET {self.uet_pdcs:,} PDCs "
-                f"({format_bytes(self.uet_bytes)}); {self.ratio:.3g}x)")
+        return (f"At {self.world_size:,} ranks a NIC holds {self.roce_qps:,} RoCE QPs "
+                f"({format_bytes(self.roce_bytes)}{setup}) against {self.uet_pdcs:,} UET PDCs "
+                f"({format_bytes(self.uet_bytes)}): {self.ratio:.3g}x as many contexts.")
 
 
 def connection_state(world_size: int, active_peers: int, ranks_per_nic: int = 1,

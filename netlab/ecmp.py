@@ -110,10 +110,10 @@ class Collisions:
     completion_slowdown: float      # E[max] / ceil(n/m): the last flow's finish vs perfect balance
 
     def __repr__(self) -> str:
-        return (f"Collisions({self.n_flows} flows on {self.n_paths} paths: "
-                f"{self.fraction_of_paths_used:.1%} of paths used, busiest path "
-                f"{self.expected_max_load:.2f} flows (ideal {self.ideal_max_load}), "
-                f"completion {self.completion_slowdown:.2f}x slower)")
+        return (f"{self.n_flows} flows hashed onto {self.n_paths} paths use "
+                f"{self.fraction_of_paths_used:.1%} of the paths on average; the busiest path carries "
+                f"{self.expected_max_load:.2f} flows (ideal {self.ideal_max_load}), so the last flow "
+                f"finishes {self.completion_slowdown:.2f}x later than with perfect balance.")
 
 
 def ecmp_collisions(n_flows: int, n_paths: int) -> Collisions:
@@ -187,10 +187,10 @@ class MonteCarlo:
     completion_slowdown_ci: float
 
     def __repr__(self) -> str:
-        return (f"MonteCarlo({self.n_trials} trials of {self.n_flows} flows x {self.packets_per_flow} "
+        return (f"Over {self.n_trials} trials of {self.n_flows} flows x {self.packets_per_flow} "
                 f"packets on {self.n_paths} paths: {self.fraction_of_paths_used:.1%} "
-                f"± {self.fraction_of_paths_used_ci:.1%} used, slowdown "
-                f"{self.completion_slowdown:.3f} ± {self.completion_slowdown_ci:.3f})")
+                f"± {self.fraction_of_paths_used_ci:.1%} of the paths used, a slowdown of "
+                f"{self.completion_slowdown:.3f} ± {self.completion_slowdown_ci:.3f} (95 % intervals).")
 
 
 def monte_carlo(n_flows: int, n_paths: int, packets_per_flow: int = 1, n_trials: int = 1000,
@@ -223,3 +223,19 @@ def monte_carlo(n_flows: int, n_paths: int, packets_per_flow: int = 1, n_trials:
     return MonteCarlo(n_flows=n, n_paths=m, packets_per_flow=p, n_trials=trials,
                       fraction_of_paths_used=u, fraction_of_paths_used_ci=u_ci,
                       max_load=mx, max_load_ci=mx_ci, completion_slowdown=s, completion_slowdown_ci=s_ci)
+
+
+def one_throw(n_paths: int, packets_per_flow: int, seed: int = 0) -> np.ndarray:
+    """One seeded throw of ``n_paths`` flows of ``packets_per_flow`` packets onto ``n_paths`` paths.
+
+    Returns each path's load in flows' worth of bytes (packets on it / ``packets_per_flow``):
+    1.0 everywhere would be a perfect spread.
+
+    >>> float(one_throw(4, 1000, seed=1).sum())      # every flow's bytes land somewhere
+    4.0
+    """
+    m = validate.integer("n_paths", n_paths, minimum=1, maximum=MAX_BINS)
+    p = validate.integer("packets_per_flow", packets_per_flow, minimum=1, maximum=MAX_BALLS)
+    seed = validate.integer("seed", seed, minimum=0)
+    rng = np.random.default_rng(seed)
+    return np.bincount(rng.integers(0, m, m * p), minlength=m) / p

@@ -54,6 +54,10 @@ class LatencyRange:
         """True if no entry is graded P (primary)."""
         return "P" not in self.grades
 
+    def __str__(self) -> str:
+        return (f"{self.family}: {format_time(self.low_s)} to {format_time(self.high_s)} from "
+                f"{len(self.keys)} registry entries graded {'/'.join(sorted(set(self.grades)))}")
+
     def __repr__(self) -> str:
         return (f"LatencyRange({self.family}: {format_time(self.low_s)} - {format_time(self.high_s)}, "
                 f"from {len(self.keys)} entries graded {'/'.join(sorted(set(self.grades)))})")
@@ -110,7 +114,7 @@ def small_message_latency(n_bytes: float, n_switches: int, bandwidth_bps: float,
     propagation of one cable.
 
     >>> r = small_message_latency(64, 3, 400e9, 300e-9, 600e-9, 25e-9)
-    >>> round(r.time_s * 1e9, 2)     # 600 + 3*300 + 4*25 + (128 B serialization + 3 headers)
+    >>> round(r.time_s * 1e9, 2)     # 600 + 3*300 + 4*25 + (128 bytes serialized + 3 headers)
     1606.4
     """
     n_bytes = validate.positive("n_bytes", n_bytes)
@@ -142,6 +146,12 @@ class PerfPerDollar:
     breakeven_speedup: float       # = cost_ratio
     naive_cost_ratio: float        # 1 + share_premium: reading "20 % of the cost" as "+20 %"
 
+    def __str__(self) -> str:
+        return (f"network {self.share_premium:.0%} vs {self.share_baseline:.0%} of the cost: the cluster costs "
+                f"{self.cost_ratio:.3f} times as much; a {self.speedup:.2f}x speed-up gives "
+                f"{self.perf_per_dollar_ratio:.3f} times the performance per dollar; break-even at "
+                f"{self.breakeven_speedup:.3f}x")
+
     def __repr__(self) -> str:
         return (f"PerfPerDollar(network {self.share_premium:.0%} vs {self.share_baseline:.0%}: cluster costs "
                 f"x{self.cost_ratio:.3f}, speed-up x{self.speedup:.3f} -> performance per dollar "
@@ -163,3 +173,146 @@ def perf_per_dollar(share_premium: float, share_baseline: float, speedup: float)
     return PerfPerDollar(share_premium=share_premium, share_baseline=share_baseline, speedup=speedup,
                          cost_ratio=cost_ratio, perf_per_dollar_ratio=speedup / cost_ratio,
                          breakeven_speedup=cost_ratio, naive_cost_ratio=1 + share_premium)
+
+
+# --- lab 4: the like-for-like incast and the figures ---------------------------------------
+
+@dataclass(frozen=True)
+class IncastCase:
+    """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
+
+    label: str
+    lossy: object        # netlab.sim.scenarios.IncastResult
+    lossless: object
+
+    @property
+    def ratio(self) -> float:
+        """Lossy completion time over lossless completion time."""
+        return self.lossy.completion_time_s / self.lossless.completion_time_s
+
+    def __str__(self) -> str:
+        return (f"{self.label}: lossy {format_time(self.lossy.completion_time_s)} "
+                f"({self.lossy.dropped_packets} drops, {self.lossy.timeouts} timeouts) against PFC "
+                f"{format_time(self.lossless.completion_time_s)} ({self.lossless.pause_events} pause events): "
+                f"lossy takes {self.ratio:,.1f} times as long")
+
+
+def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, small_total_bytes: float = 200e3,
+                         short_rto_s: float = 100e-6) -> tuple[IncastCase, ...]:
+    """Lab 4's opening comparison taken apart, one change at a time.
+
+    1. the original, confounded pair: lossy with ``per_input_bytes`` in all against PFC
+       with ``per_input_bytes`` *per input* (``n_senders`` times more buffer), timeout
+       ``short_rto_s``;
+    2. the same total buffer: lossy gets ``n_senders * per_input_bytes`` too;
+    3. a smaller equal total, ``small_total_bytes`` (PFC: that over ``n_senders`` per input),
+       with the short timeout;
+    4. the same buffers with the RoCE timeout real adapters use (registry
+       ``transport.roce.default_ack_timeout``, 67.1 ms).
+    """
+    from netlab.sim import scenarios as sc
+
+    n_senders = validate.integer("n_senders", n_senders, minimum=2, maximum=64)
+    per_input_bytes = validate.positive("per_input_bytes", per_input_bytes)
+    small_total_bytes = validate.positive("small_total_bytes", small_total_bytes)
+    short_rto_s = validate.positive("short_rto_s", short_rto_s)
+    rto = specs.value("transport.roce.default_ack_timeout")
+    big, small = n_senders * per_input_bytes, small_total_bytes / n_senders
+
+    def pair(label, lossy_buffer, pfc_buffer, rto_s):
+        return IncastCase(label, sc.incast("lossy", n_senders, buffer_bytes=lossy_buffer, rto_s=rto_s),
+                          sc.incast("pfc", n_senders, buffer_bytes=pfc_buffer, rto_s=rto_s))
+
+    return (
+        pair(f"1. lossy {per_input_bytes / 1e3:g} KB in all vs PFC {per_input_bytes / 1e3:g} KB per input, "
+             f"{format_time(short_rto_s)} timeout", per_input_bytes, per_input_bytes, short_rto_s),
+        pair(f"2. both {big / 1e3:g} KB in all, {format_time(short_rto_s)} timeout", big, per_input_bytes, short_rto_s),
+        pair(f"3. both {small_total_bytes / 1e3:g} KB in all, {format_time(short_rto_s)} timeout",
+             small_total_bytes, small, short_rto_s),
+        pair(f"4. both {small_total_bytes / 1e3:g} KB in all, RoCE default {format_time(rto)} timeout",
+             small_total_bytes, small, rto),
+    )
+
+
+def draw_incast(result, title: str):
+    """The receiver's queue over time for an incast run with queue samples (lab 4)."""
+    from netlab import plots
+    from netlab.units import KB, us
+
+    trace = result.run.queue_traces[0]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    ax.plot([t / us for t in trace.time_s], [b / KB for b in trace.queue_bytes],
+            color=plots.color("infiniband" if result.mode == "credits" else "ethernet"), linewidth=1)
+    ax.axvline(result.ideal_time_s / us, color=plots.color("grey"), linestyle="--", linewidth=1)
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel("receiver queue (KB)")
+    ax.set_title(title)
+    return fig
+
+
+def draw_victim(result):
+    """Per-flow goodput of the victim scenario, the victim h0 -> h7 highlighted (lab 4)."""
+    from netlab import plots
+    from netlab.units import Gbps, us
+
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    for trace, flow in zip(result.run.flow_traces, result.run.flows):
+        is_victim = flow.dst == "h7"
+        ax.plot([t / us for t in trace.time_s[1:]], [x / Gbps for x in trace.rates_bps()],
+                color=plots.color("vermillion" if is_victim else "grey"),
+                linewidth=2 if is_victim else 0.8, label="victim h0 -> h7" if is_victim else None)
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel("goodput (Gb/s)")
+    ax.set_title(f"{result.mode}: the victim takes {result.slowdown:.1f} times as long as alone")
+    ax.legend(loc="upper right")
+    return fig
+
+
+def draw_sharing(result, fluid=None):
+    """Per-flow goodput as a share of the fair share (left) and the bottleneck queue (right)
+    of a ``dcqcn_sharing`` run; ``fluid`` (a :class:`netlab.dcqcn.Trajectory`) adds the
+    fluid model's flows as dashed lines, scaled to payload goodput (lab 4)."""
+    from netlab import plots
+    from netlab.units import KB
+
+    fig, (left, right) = plots.figure(ncols=2, width_in=8.4, height_in=3.3)
+    for i, rates in enumerate(result.rates_bps):
+        line, = left.plot([t * 1e3 for t in result.time_s], [x / result.fair_share_bps for x in rates],
+                          marker="o", markersize=2.5, linewidth=1, label=f"flow {i + 1}")
+        if fluid is not None:
+            scale = result.fair_share_bps * result.n_flows / fluid.rates_bps.sum(axis=0).max()
+            left.plot(fluid.time_s * 1e3, fluid.rates_bps[i] * scale / result.fair_share_bps,
+                      linestyle="--", linewidth=0.8, color=line.get_color())
+    left.axhline(1.0, color=plots.color("grey"), linestyle=":", linewidth=1)
+    left.set_xlabel("time (ms)")
+    left.set_ylabel("goodput / fair share")
+    left.legend(loc="lower right", fontsize=8)
+    right.plot([t * 1e3 for t in result.queue_time_s], [b / KB for b in result.queue_bytes], linewidth=0.6,
+               color=plots.color("roce"))
+    if fluid is not None:
+        right.plot(fluid.time_s * 1e3, fluid.queue_bytes / KB, linestyle="--", linewidth=0.8,
+                   color=plots.color("grey"), label="fluid model")
+        right.legend(loc="upper right", fontsize=8)
+    right.set_xlabel("time (ms)")
+    right.set_ylabel("bottleneck queue (KB)")
+    return fig
+
+
+def draw_perf_per_dollar(share: float, baseline: float, speedup: float):
+    """Performance per dollar against speed-up for a premium network share (lab 4)."""
+    from netlab import plots
+
+    share = validate.in_range("share", share, 0.0, 1.0, high_open=True)
+    baseline = validate.in_range("baseline", baseline, 0.0, 1.0, high_open=True)
+    speedup = validate.positive("speedup", speedup)
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    xs = [1.0 + k * 0.01 for k in range(0, 61)]
+    ax.plot(xs, [perf_per_dollar(share, baseline, x).perf_per_dollar_ratio for x in xs],
+            color=plots.color("infiniband"))
+    ax.axhline(1.0, color=plots.color("grey"), linestyle="--", linewidth=1)
+    ax.plot([speedup], [perf_per_dollar(share, baseline, speedup).perf_per_dollar_ratio], "o",
+            color=plots.color("vermillion"))
+    ax.set_xlabel("speed-up bought by the premium network")
+    ax.set_ylabel("performance per dollar (x)")
+    ax.set_title(f"network {share:.0%} vs {baseline:.0%} of cluster cost")
+    return fig

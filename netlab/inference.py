@@ -9,12 +9,14 @@ two all-reduces per layer (after attention and after the MLP), each of
     t_layer = max(W_layer / (tp * B_hbm),  2 * P_layer * batch / (tp * F))  +  2 * T_allreduce
 
 The first term is the roofline of the GPU (memory-bound at small batch, compute-bound
-at large), the second the network. While the TP group stays inside the NVLink
-domain the all-reduce runs at NVLink rate; once it spills over (``tp`` larger than the
-domain) it becomes hierarchical, or a tree among one leader per domain, and part of it
-crosses the scale-out network, whose per-step latency is several times NVLink's. Decode cannot hide these all-reduces
-behind compute (each layer needs the previous one's sum), so they add to the token
-latency directly.
+at large), the second the network. ``T_allreduce`` is what NCCL's own tuner predicts
+(:mod:`netlab.nccl_model`): a base latency of 6.6-8.4 µs per collective plus a latency
+per step, with the algorithm and protocol that come out fastest. Decode messages are
+a few kB to a few MB, so that latency, not the bandwidth, sets their cost. Once the
+TP group spills over the domain (``tp`` larger than it), the steps between domains
+cross the scale-out network, whose step latency is several times NVLink's. Decode
+cannot hide these all-reduces behind compute (each layer needs the previous one's
+sum), so they add to the token latency directly.
 
 A mixture-of-experts layer exchanges tokens with an all-to-all instead: see
 :mod:`netlab.moe`.
@@ -25,7 +27,12 @@ latency vs tokens-per-joule curve per system; :func:`pareto_front` keeps the poi
 no other point beats on both.
 
 Left out, and said so wherever results are shown: the KV cache reads (which grow
-with context), attention FLOPs, kernel launch overheads, and any overlap.
+with context), attention FLOPs, kernel launch overheads beyond NCCL's modelled
+latency, and any overlap.
+
+Model shapes come from the published configuration (layers, hidden size, FFN size,
+attention and key-value heads, vocabulary); :func:`dense_transformer_params` recounts
+the parameters from it, and the tests hold the registry's count to that recount.
 """
 
 from __future__ import annotations
@@ -33,8 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Sequence
 
-from netlab import collective_cost, specs, validate
-from netlab.scaleup import ScaleUpDomain
+from netlab import nccl_model, specs, validate
+from netlab.scaleup import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
 MODELS = {"llama3-70b": "model.llama3_70b", "llama3.1-405b": "model.llama31_405b"}
@@ -56,8 +63,8 @@ class ModelShape:
         return self.n_params * self.bytes_per_param
 
     def __repr__(self) -> str:
-        return (f"ModelShape({self.name}: {self.n_params / 1e9:.4g} B params, {self.n_layers} layers, "
-                f"d_model {self.d_model}, weights {format_bytes(self.weight_bytes)})")
+        return (f"{self.name}: {self.n_params / 1e9:.5g} billion parameters in {self.n_layers} layers, "
+                f"d_model {self.d_model}, {format_bytes(self.weight_bytes, digits=4)} of weights.")
 
 
 def transformer(n_params: float, n_layers: int, d_model: int, bytes_per_param: float = 2.0,
@@ -72,6 +79,33 @@ def transformer(n_params: float, n_layers: int, d_model: int, bytes_per_param: f
                       d_model=validate.integer("d_model", d_model, minimum=1),
                       bytes_per_param=validate.positive("bytes_per_param", bytes_per_param),
                       bytes_per_activation=validate.positive("bytes_per_activation", bytes_per_activation))
+
+
+def dense_transformer_params(n_layers: int, d_model: int, d_ffn: int, n_heads: int, n_kv_heads: int,
+                             vocab: int, tied_embeddings: bool = False) -> int:
+    """Parameters of a Llama-style dense transformer, counted from its configuration.
+
+    Per layer: the query and output projections (``d^2`` each), keys and values
+    (``d * n_kv_heads * d/n_heads`` each, grouped-query attention), a gated MLP of three
+    ``d x d_ffn`` matrices, and two RMS-norm weight vectors (``2d``). Then the token
+    embedding and the output projection (``vocab x d`` each, once if tied) and a final
+    norm (``d``). No biases.
+
+    >>> dense_transformer_params(126, 16384, 53248, 128, 8, 128256)   # Llama 3.1 405B
+    405853388800
+    """
+    L = validate.integer("n_layers", n_layers, minimum=1)
+    d = validate.integer("d_model", d_model, minimum=1)
+    f = validate.integer("d_ffn", d_ffn, minimum=1)
+    h = validate.integer("n_heads", n_heads, minimum=1)
+    kv = validate.integer("n_kv_heads", n_kv_heads, minimum=1, maximum=h)
+    V = validate.integer("vocab", vocab, minimum=1)
+    validate.boolean("tied_embeddings", tied_embeddings)
+    if d % h:
+        raise ValueError(f"d_model ({d}) must be a multiple of n_heads ({h})")
+    kv_width = kv * (d // h)
+    per_layer = 2 * d * d + 2 * d * kv_width + 3 * d * f + 2 * d
+    return L * per_layer + (1 if tied_embeddings else 2) * V * d + d
 
 
 def model(name: str, bytes_per_param: float = 2.0, bytes_per_activation: float = 2.0) -> ModelShape:
@@ -93,9 +127,9 @@ class TPTraffic:
     sent_per_gpu_bytes: float      # bytes one GPU sends per token per layer with a ring all-reduce
 
     def __repr__(self) -> str:
-        return (f"TPTraffic(tp={self.tp}: {self.allreduces_per_layer} all-reduces of "
-                f"{format_bytes(self.message_bytes)} per token per layer; each GPU sends "
-                f"{format_bytes(self.sent_per_gpu_bytes)})")
+        return (f"At TP {self.tp}: {self.allreduces_per_layer} all-reduces of "
+                f"{format_bytes(self.message_bytes)} per token per layer; with a ring each GPU sends "
+                f"{format_bytes(self.sent_per_gpu_bytes)}.")
 
 
 def tp_traffic_per_token(d_model: int, tp: int, bytes_per_activation: float = 2.0) -> TPTraffic:
@@ -128,7 +162,7 @@ class DecodeStep:
     system: str
     tp: int
     batch: int
-    algorithm: str             # the all-reduce used ("ring", "double binary tree (k=...)", "hierarchical")
+    algorithm: str             # NCCL's pick for the TP all-reduce ("ring/LL", "tree/LL", "nvls/Simple"; "none" at tp 1)
     fits: bool                 # weights / tp fit in one GPU's memory (KV cache not counted)
     crosses_domain: bool       # tp larger than the scale-up domain
     memory_s: float            # reading this GPU's share of one layer's weights
@@ -146,72 +180,66 @@ class DecodeStep:
 
     def __repr__(self) -> str:
         where = ("across domains" if self.crosses_domain else "inside the domain") + f", {self.algorithm}"
-        return (f"DecodeStep({self.model} on {self.system}, tp={self.tp} {where}, batch {self.batch}: "
+        return (f"{self.model} on {self.system}, TP {self.tp} {where}, batch {self.batch}: "
                 f"{format_time(self.token_latency_s)} per token, {self.tokens_per_s:.4g} tokens/s, "
-                f"{self.tokens_per_joule:.3g} tokens/J; communication {self.comm_share:.0%} of a layer"
-                + ("" if self.fits else "; DOES NOT FIT") + ")")
+                f"{self.tokens_per_joule:.3g} tokens/J; communication is {self.comm_share:.0%} of a layer"
+                + ("." if self.fits else "; the weights do not fit."))
 
 
 ALGORITHMS = ("best", "ring")
+_ARCH = {"h100": "hopper", "h200": "hopper", "b200": "blackwell", "gb200": "blackwell"}
+_NVLINK_GEN = {"hopper": "nvlink.4.per_gpu", "blackwell": "nvlink.5.per_gpu"}
 
 
-def _leader_tree(n_bytes: float, tp: int, domain: ScaleUpDomain):
-    """All-reduce inside each domain, a binomial tree among one leader per domain, broadcast back.
-
-    Composed from :mod:`netlab.collective_cost`: the double binary tree inside a domain
-    (its reduce and broadcast halves) plus a tree all-reduce of the whole message among
-    the ``m`` leaders over their scale-out ports. Few network steps (``2 ceil(log2 m)``),
-    but only one port per domain carries data: good for the small messages of decode.
-    """
-    d, m = domain.n_gpus, tp // domain.n_gpus
-    inside = collective_cost.double_binary_tree_all_reduce_time(n_bytes, d, domain.intra_alpha_s,
-                                                               domain.per_gpu_bps)
-    across = collective_cost.tree_all_reduce_time(n_bytes, m, domain.inter_alpha_s,
-                                                  domain.scaleout_per_gpu_bps)
-    time_s = inside.time_s + across.time_s
-    algbw = n_bytes * 8.0 / time_s if time_s > 0 else 0.0
-    return collective_cost.CollectiveTime(
-        "all_reduce", "tree across domains", n_bytes, tp, inside.latency_s + across.latency_s,
-        inside.transfer_s + across.transfer_s, time_s, algbw,
-        algbw * collective_cost.busbw_factor("all_reduce", tp))
+def _checked_domain(domain: ScaleUpDomain) -> ScaleUpDomain:
+    """The domain, if its fields make sense and its GPU is one the models know."""
+    domain = check_domain(domain)
+    validate.choice("domain.gpu", domain.gpu, _ARCH)
+    return domain
 
 
 def _tp_all_reduce(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str):
-    """The :class:`netlab.collective_cost.CollectiveTime` of one TP all-reduce."""
+    """NCCL's own predicted time (:mod:`netlab.nccl_model`) for one TP all-reduce, or None if tp = 1.
+
+    Inside the domain the group is one NVLink (or PCIe) "node"; beyond it, ``tp / n_gpus``
+    nodes joined by each GPU's scale-out port. The NVLink bus bandwidth scales NCCL's
+    figure for the GPU generation (370.8 GB/s for 450 GB/s of NVLink 4) to the domain's rate.
+    """
     d = domain.n_gpus
-    if tp > d:
-        if tp % d:
-            raise ValueError(f"tp must be at most the domain size {d} or a multiple of it, got {tp}")
-        candidates = [collective_cost.hierarchical_all_reduce_time(
-            n_bytes, d, tp // d, domain.intra_alpha_s, domain.per_gpu_bps,
-            domain.inter_alpha_s, domain.scaleout_per_gpu_bps)]
-        if algorithm == "best":
-            candidates.append(_leader_tree(n_bytes, tp, domain))
+    if tp > d and tp % d:
+        raise ValueError(f"tp must be at most the domain size {d} or a multiple of it, got {tp}")
+    if tp == 1:
+        return None
+    arch = _ARCH[domain.gpu]
+    if domain.fabric == "nvlink":
+        intra = domain.per_gpu_bps * nccl_model.nvlink_busbw(arch) / specs.value(_NVLINK_GEN[arch])
     else:
-        candidates = [collective_cost.ring_all_reduce_time(n_bytes, tp, domain.intra_alpha_s,
-                                                           domain.per_gpu_bps)]
-        if algorithm == "best":
-            candidates.append(collective_cost.double_binary_tree_all_reduce_time(
-                n_bytes, tp, domain.intra_alpha_s, domain.per_gpu_bps))
-    return min(candidates, key=lambda c: c.time_s)
+        intra = domain.per_gpu_bps
+    algorithms = ("ring",) if algorithm == "ring" else nccl_model.ALGORITHMS
+    return nccl_model.predict(n_bytes, tp, 1 if tp <= d else tp // d, fabric=domain.fabric, arch=arch,
+                              intra_busbw_bps=intra, nic_bps=domain.scaleout_per_gpu_bps,
+                              algorithms=algorithms)
 
 
 def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str = "best") -> float:
-    """Seconds for one all-reduce of ``n_bytes`` in a TP group of ``tp`` GPUs.
+    """Seconds for one all-reduce of ``n_bytes`` in a TP group of ``tp`` GPUs, as NCCL's tuner prices it.
 
-    Inside the domain (``tp <= domain.n_gpus``) a ring or a double binary tree over the
-    scale-up fabric. Beyond it (``tp`` a multiple of the domain size) the hierarchical
-    all-reduce of :mod:`netlab.collective_cost` (ring inside, ring across, every GPU on its
-    own port) or a tree among one leader per domain. ``algorithm="best"`` takes the
-    fastest candidate, as NCCL's tuner picks the fastest modelled algorithm; ``"ring"``
-    keeps only the ring-based one.
+    NCCL's own model ({mod}`netlab.nccl_model`, NCCL 2.30.7): a base latency per
+    collective plus a latency per step, ring, tree (a chain inside a node) or NVLS, with
+    the protocol (LL, LL128, Simple) that comes out fastest. Inside the domain
+    (``tp <= domain.n_gpus``) the group is one node; beyond it (``tp`` a multiple of the
+    domain size) the nodes are joined by each GPU's scale-out port. ``algorithm="best"``
+    takes NCCL's pick; ``"ring"`` keeps only rings.
+
+    >>> from netlab import scaleup
+    >>> round(tp_all_reduce_time(16384, 8, scaleup.preset("dgx-h100")) * 1e6, 1)   # ring/LL
+    15.2
     """
     n_bytes = validate.non_negative("n_bytes", n_bytes)
-    tp = validate.integer("tp", tp, minimum=1)
+    tp = validate.integer("tp", tp, minimum=1, maximum=nccl_model.MAX_RANKS)
     validate.choice("algorithm", algorithm, ALGORITHMS)
-    if not isinstance(domain, ScaleUpDomain):
-        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
-    return _tp_all_reduce(n_bytes, tp, domain, algorithm).time_s
+    choice = _tp_all_reduce(n_bytes, tp, _checked_domain(domain), algorithm)
+    return 0.0 if choice is None else choice.time_s
 
 
 def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
@@ -226,9 +254,8 @@ def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
     """
     if not isinstance(shape, ModelShape):
         raise TypeError(f"shape must be a ModelShape, got {type(shape).__name__}")
-    if not isinstance(domain, ScaleUpDomain):
-        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
-    tp = validate.integer("tp", tp, minimum=1)
+    domain = _checked_domain(domain)
+    tp = validate.integer("tp", tp, minimum=1, maximum=nccl_model.MAX_RANKS)
     batch = validate.integer("batch", batch, minimum=1)
     validate.choice("algorithm", algorithm, ALGORITHMS)
     hbm_bytes_per_s = specs.value(f"gpu.{domain.gpu}.memory_bandwidth") / 8.0
@@ -238,10 +265,11 @@ def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
     compute_s = 2.0 * layer_params * batch / tp / flops
     traffic = tp_traffic_per_token(shape.d_model, tp, shape.bytes_per_activation)
     reduce = _tp_all_reduce(traffic.message_bytes * batch, tp, domain, algorithm)
-    comm_s = traffic.allreduces_per_layer * reduce.time_s
+    comm_s = 0.0 if reduce is None else traffic.allreduces_per_layer * reduce.time_s
     latency = shape.n_layers * (max(memory_s, compute_s) + comm_s)
     power_w = tp * domain.power_per_gpu_w
-    return DecodeStep(model=shape.name, system=domain.name, tp=tp, batch=batch, algorithm=reduce.algorithm,
+    return DecodeStep(model=shape.name, system=domain.name, tp=tp, batch=batch,
+                      algorithm="none" if reduce is None else reduce.label,
                       fits=shape.weight_bytes / tp <= specs.value(f"gpu.{domain.gpu}.memory"),
                       crosses_domain=tp > domain.n_gpus, memory_s=memory_s, compute_s=compute_s,
                       comm_s=comm_s, token_latency_s=latency, tokens_per_s=batch / latency,

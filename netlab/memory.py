@@ -42,7 +42,7 @@ class Recipe:
         return self.weights + self.gradients + self.optimizer
 
     def __repr__(self) -> str:
-        return (f"Recipe({self.name}: {self.bytes_per_param:g} B/param = {self.weights:g} weights + "
+        return (f"Recipe({self.name}: {self.bytes_per_param:g} bytes/param = {self.weights:g} weights + "
                 f"{self.gradients:g} gradients + {self.optimizer:g} optimizer [{self.source}])")
 
 
@@ -85,9 +85,14 @@ class Fit:
     min_gpus: int               # GPUs needed just to hold the model state
 
     def __repr__(self) -> str:
-        return (f"Fit({self.n_params / 1e9:g} B params x {self.recipe.bytes_per_param:g} B/param = "
+        return (f"Fit({self.n_params / 1e9:g} billion params x {self.recipe.bytes_per_param:g} bytes/param = "
                 f"{format_bytes(self.model_bytes)}; one {format_bytes(self.gpu_memory_bytes)} GPU holds "
-                f"{self.max_params_per_gpu / 1e9:.3g} B params; needs >= {self.min_gpus} GPUs)")
+                f"{self.max_params_per_gpu / 1e9:.3g} billion params; needs >= {self.min_gpus} GPUs)")
+
+    def __str__(self) -> str:
+        return (f"{self.n_params / 1e9:g} billion parameters x {self.recipe.bytes_per_param:g} bytes each = "
+                f"{format_bytes(self.model_bytes)}; one {format_bytes(self.gpu_memory_bytes)} GPU holds "
+                f"{self.max_params_per_gpu / 1e9:.3g} billion of them, so at least {self.min_gpus} GPUs")
 
 
 def max_params(gpu_memory_bytes: float, bytes_per_param: float, usable_fraction: float = 1.0) -> float:
@@ -108,7 +113,7 @@ def fit(n_params: float, recipe_name: str, gpu_memory_bytes: float, usable_fract
     ``usable_fraction`` leaves room for activations, KV cache and fragmentation
     (1.0 counts every byte for the model state, a lower bound on GPUs).
 
-    >>> fit(70e9, "train-adam-zero", 80e9).min_gpus   # 70 B params x 16 B = 1.12 TB
+    >>> fit(70e9, "train-adam-zero", 80e9).min_gpus   # 70 billion params x 16 bytes = 1.12 TB
     14
     """
     n_params = validate.positive("n_params", n_params)

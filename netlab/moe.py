@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netlab import collective_cost, validate
-from netlab.scaleup import ScaleUpDomain
+from netlab.scaleup import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
 
@@ -44,10 +44,10 @@ class MoEAllToAll:
         return self.inter_bytes / self.n_bytes if self.n_bytes else 0.0
 
     def __repr__(self) -> str:
-        return (f"MoEAllToAll(ep={self.ep}, domain {self.domain_size}: {format_bytes(self.n_bytes)} per GPU, "
-                f"{self.inter_fraction:.0%} across domains; {format_time(self.time_s)} = "
-                f"{format_time(self.intra_s)} inside + "
-                + (f"{format_time(self.inter_s)} across)" if self.inter_s else "nothing across)"))
+        return (f"MoE dispatch over {self.ep} GPUs in domains of {self.domain_size}: "
+                f"{format_bytes(self.n_bytes)} per GPU, {self.inter_fraction:.1%} of it across domains; "
+                f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
+                + (f"{format_time(self.inter_s)} across." if self.inter_s else "nothing across."))
 
 
 def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domain: ScaleUpDomain,
@@ -69,8 +69,7 @@ def moe_all_to_all(tokens_per_gpu: int, d_model: int, top_k: int, ep: int, domai
     top_k = validate.integer("top_k", top_k, minimum=1)
     ep = validate.integer("ep", ep, minimum=1)
     bytes_per_activation = validate.positive("bytes_per_activation", bytes_per_activation)
-    if not isinstance(domain, ScaleUpDomain):
-        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    domain = check_domain(domain)
     n_bytes = tokens_per_gpu * top_k * d_model * bytes_per_activation
     local = min(ep, domain.n_gpus)
     # The in-domain part is an all-to-all among `local` GPUs of their share local/ep of N.

@@ -61,9 +61,11 @@ class NcclTestsRun:
 
     def __repr__(self) -> str:
         lo, hi = self.rows[0].n_bytes, self.rows[-1].n_bytes
-        ranks = f"{self.n_ranks} ranks" if self.n_ranks else "rank count not listed"
-        factor = f"busbw/algbw = {self.busbw_factor:.4g}" if self.busbw_factor else "busbw/algbw unknown"
-        return f"NcclTestsRun({len(self.rows)} sizes, {lo} B to {hi} B; {ranks}; {factor})"
+        ranks = (f"the header lists {self.n_ranks} ranks" if self.n_ranks
+                 else "the header lists no ranks")
+        factor = (f"busbw/algbw is {self.busbw_factor:.4g}" if self.busbw_factor
+                  else "busbw/algbw cannot be read")
+        return f"An nccl-tests table of {len(self.rows)} sizes, {lo} to {hi} bytes; {ranks}; {factor}."
 
 
 def _error(number: int, line: str, why: str) -> ValueError:
@@ -138,6 +140,55 @@ def parse(text: str) -> NcclTestsRun:
     return NcclTestsRun(tuple(rows), len(ranks) or None, float(np.median(ratios)) if ratios else None)
 
 
+_PRINTED_HALF_STEP = 0.005   # nccl-tests prints algbw and busbw in GB/s with two decimals
+
+
+def ranks_from_busbw(run: NcclTestsRun, collective: str = "all_reduce") -> tuple[int, int | None]:
+    """The rank counts ``n`` that the printed busbw/algbw ratios allow, as ``(lowest, highest)``.
+
+    nccl-tests prints ``busbw = algbw * f(n)``, ``f = 2(n-1)/n`` for all-reduce and
+    ``(n-1)/n`` for reduce-scatter, all-gather and all-to-all, each rounded to 0.01 GB/s.
+    Every row bounds ``f``; the bounds of all rows together bound ``n``. ``highest`` is
+    None when the ratio cannot tell large ``n`` apart (small bandwidths, or broadcast and
+    reduce, whose factor is 1).
+
+    >>> text = synthetic_output(8, 1e-6, 370e9 * 8, max_bytes=2**24)
+    >>> ranks_from_busbw(parse(text))
+    (8, 8)
+    """
+    if not isinstance(run, NcclTestsRun):
+        raise TypeError(f"run must come from nccl_tests.parse(), got {type(run).__name__}")
+    collective = validate.choice("collective", collective, COLLECTIVES)
+    if collective in ("broadcast", "reduce"):
+        return 2, None
+    f_lo, f_hi = 0.0, math.inf
+    for r in run.rows:
+        for alg_bps, bus_bps in ((r.algbw_bps, r.busbw_bps), (r.in_place_algbw_bps, r.in_place_busbw_bps)):
+            alg, bus = alg_bps / 8e9, bus_bps / 8e9
+            if alg <= 2 * _PRINTED_HALF_STEP:
+                continue
+            f_lo = max(f_lo, (bus - _PRINTED_HALF_STEP) / (alg + _PRINTED_HALF_STEP))
+            f_hi = min(f_hi, (bus + _PRINTED_HALF_STEP) / (alg - _PRINTED_HALF_STEP))
+    if f_lo > f_hi:
+        raise ValueError("the rows disagree on busbw/algbw: were two tables (different rank counts "
+                         "or collectives) pasted together?")
+    limit = 2.0 if collective == "all_reduce" else 1.0          # f -> limit as n -> infinity
+
+    def n_of(f):
+        return limit / (limit - f) if f < limit else math.inf
+
+    if f_lo >= limit:
+        lowest, highest = 2, 1                      # no n gives a factor this large
+    else:
+        lowest = max(2, math.ceil(n_of(f_lo) - 1e-9))
+        top = n_of(f_hi)
+        highest = None if math.isinf(top) else math.floor(top + 1e-9)
+    if highest is not None and highest < lowest:
+        raise ValueError(f"busbw/algbw (between {f_lo:.4f} and {f_hi:.4f}) matches no whole number of "
+                         f"ranks for collective={collective!r}: is this the right collective?")
+    return lowest, highest
+
+
 @dataclass(frozen=True)
 class AlphaBetaFit:
     """``t(S) = intercept_s + 8 S / algbw_bps``, and what it means for a ring."""
@@ -150,27 +201,57 @@ class AlphaBetaFit:
     busbw_bps: float         # algbw * nccl-tests factor: the rate of the busiest link, B
     alpha_s: float           # a per step of the ring: a / (2(n-1)) for all-reduce, a / (n-1) otherwise
     rms_relative_error: float
+    world_size_from: str = "header"   # "header", "given", or "busbw/algbw" (inferred)
 
     def __repr__(self) -> str:
-        return (f"AlphaBetaFit({self.collective}, {self.world_size} ranks, {self.n_points} sizes: "
-                f"a = {format_time(self.intercept_s)} ({format_time(self.alpha_s)} per ring step), "
-                f"busbw -> {format_byte_rate(self.busbw_bps)}; rms error {self.rms_relative_error:.1%})")
+        source = {"header": "from the header", "given": "as given",
+                  "busbw/algbw": "inferred from busbw/algbw"}[self.world_size_from]
+        return (f"Fit of {self.collective.replace('_', '-')} on {self.world_size} ranks ({source}), "
+                f"{self.n_points} sizes: a = {format_time(self.intercept_s)} "
+                f"({format_time(self.alpha_s)} per ring step), busbw -> {format_byte_rate(self.busbw_bps)}; "
+                f"rms error {self.rms_relative_error:.1%}")
+
+
+def _world_size(run: NcclTestsRun, collective: str, world_size: int | None) -> tuple[int, str]:
+    lowest, highest = ranks_from_busbw(run, collective)
+    allowed = f"{lowest}" if highest == lowest else f"{lowest} to {highest or 'any larger number'}"
+
+    def fits(n):
+        return n >= lowest and (highest is None or n <= highest)
+
+    if world_size is not None:
+        n = validate.integer("world_size", world_size, minimum=2)
+        if not fits(n):
+            raise ValueError(f"world_size={n} disagrees with the printed busbw/algbw, which allows "
+                             f"{allowed} ranks for collective={collective!r}")
+        return n, "given"
+    if run.n_ranks is not None:
+        if not fits(run.n_ranks):
+            raise ValueError(f"the header lists {run.n_ranks} '# Rank' lines, but the printed busbw/algbw "
+                             f"allows {allowed} ranks for collective={collective!r}: is the header "
+                             f"truncated, or the collective wrong? Pass world_size= to say how many.")
+        return validate.integer("world_size", run.n_ranks, minimum=2), "header"
+    if highest == lowest:
+        return lowest, "busbw/algbw"
+    raise ValueError("world_size must be given: the pasted output lists no '# Rank' lines and "
+                     f"busbw/algbw allows {allowed} ranks")
 
 
 def fit_alpha_beta(run: NcclTestsRun, collective: str = "all_reduce", world_size: int | None = None,
                    in_place: bool = False, min_bytes: float = 0) -> AlphaBetaFit:
     """Least-squares fit of ``t = a + 8S/algbw`` to the rows of ``run`` with ``size >= min_bytes``.
 
-    ``world_size`` defaults to the ranks listed in the header. Minimises the relative
-    error ``sum(((a + b S) - t) / t)^2``, a linear least-squares problem.
+    The rank count ``n`` is ``world_size`` if given, else the ``# Rank`` lines of the
+    header, and either is checked against the printed busbw/algbw ratio
+    (:func:`ranks_from_busbw`): a truncated header or a wrong ``world_size`` raises
+    ``ValueError`` instead of a wrong ``alpha``. With no header and no ``world_size``,
+    ``n`` is inferred from the ratio when only one value fits (the fit says so).
+    Minimises the relative error ``sum(((a + b S) - t) / t)^2``, a linear least-squares problem.
     """
     if not isinstance(run, NcclTestsRun):
         raise TypeError(f"run must come from nccl_tests.parse(), got {type(run).__name__}")
     collective = validate.choice("collective", collective, COLLECTIVES)
-    n = run.n_ranks if world_size is None else world_size
-    if n is None:
-        raise ValueError("world_size must be given: the pasted output lists no '# Rank' lines")
-    n = validate.integer("world_size", n, minimum=2)
+    n, source = _world_size(run, collective, world_size)
     validate.boolean("in_place", in_place)
     min_bytes = validate.non_negative("min_bytes", min_bytes)
     rows = [r for r in run.rows if r.n_bytes >= min_bytes]
@@ -187,7 +268,7 @@ def fit_alpha_beta(run: NcclTestsRun, collective: str = "all_reduce", world_size
     residual = (a + b * S - t) / t
     return AlphaBetaFit(collective, n, len(rows), float(a), float(alg),
                         float(alg * busbw_factor(collective, n)), float(a) / steps,
-                        float(np.sqrt(np.mean(residual ** 2))))
+                        float(np.sqrt(np.mean(residual ** 2))), source)
 
 
 def synthetic_output(world_size: int, alpha_s: float, bandwidth_bps: float, min_bytes: int = 8,

@@ -32,7 +32,7 @@ from netlab.units import format_bytes, format_time
 def training_flops(n_params: float, n_tokens: float) -> float:
     """FLOPs to train ``n_params`` parameters on ``n_tokens`` tokens: ``6 * N * D``.
 
-    >>> training_flops(7e9, 1e12)   # a 7 B model on a trillion tokens
+    >>> training_flops(7e9, 1e12)   # a 7-billion-parameter model on a trillion tokens
     4.2e+22
     """
     n_params = validate.positive("n_params", n_params)
@@ -51,6 +51,11 @@ class StepTraffic:
     @property
     def total_bytes(self) -> float:
         return self.dp_bytes + self.tp_bytes + self.pp_bytes
+
+    def __str__(self) -> str:
+        return (f"each GPU sends per step: data parallel {format_bytes(self.dp_bytes)}, tensor parallel "
+                f"{format_bytes(self.tp_bytes)}, pipeline parallel {format_bytes(self.pp_bytes)}; "
+                f"{format_bytes(self.total_bytes)} in all")
 
     def __repr__(self) -> str:
         return (f"StepTraffic(per GPU: DP {format_bytes(self.dp_bytes)}, TP {format_bytes(self.tp_bytes)}, "
@@ -75,7 +80,7 @@ def step_traffic(n_params: float, n_layers: int, hidden: int, seq_len: int, micr
     grad_bytes_per_param, activation_bytes : float
         Bytes per gradient value and per activation value (2 for BF16).
 
-    Example: a 7 B model, data parallel over 64 GPUs, BF16 gradients: each GPU sends
+    Example: a 7-billion-parameter model, data parallel over 64 GPUs, BF16 gradients: each GPU sends
     ``2 x 63/64 x 14 GB = 27.6 GB`` per step.
 
     >>> t = step_traffic(7e9, 32, 4096, 4096, 1, 1, dp=64)
@@ -119,11 +124,19 @@ class DataParallelStep:
     exposed_comm_s: float   # the part of the all-reduce not hidden behind compute
     step_s: float
     efficiency: float       # compute_s / step_s: 1.0 is perfect scaling
+    allreduce_latency_s: float = 0.0    # the ring's 2 (n - 1) alpha
+    allreduce_transfer_s: float = 0.0   # the ring's 2 (n - 1) / n x bytes / bandwidth
 
     @property
     def bound(self) -> str:
         """``"network-bound"`` when exposed communication exceeds compute."""
         return "network-bound" if self.exposed_comm_s > self.compute_s else "compute-bound"
+
+    def __str__(self) -> str:
+        return (f"{self.n_gpus:,} GPUs: compute {format_time(self.compute_s)}, all-reduce "
+                f"{format_time(self.allreduce_s)} ({format_time(self.allreduce_transfer_s)} moving bytes + "
+                f"{format_time(self.allreduce_latency_s)} of start-ups), efficiency {self.efficiency:.0%}, "
+                f"{self.bound}")
 
     def __repr__(self) -> str:
         return (f"DataParallelStep({self.n_gpus} GPUs: compute {format_time(self.compute_s)}, "
@@ -154,11 +167,34 @@ def data_parallel_step(n_params: float, tokens_per_step: float, n_gpus: int, flo
 
     compute_s = training_flops(n_params, tokens_per_step) / (n_gpus * flops_per_gpu)
     if n_gpus == 1:
-        allreduce_s = 0.0
+        allreduce_s = latency_s = transfer_s = 0.0
     else:
-        allreduce_s = collective_cost.ring_all_reduce_time(
-            n_params * grad_bytes_per_param, n_gpus, alpha_s, bandwidth_bps).time_s
+        ring = collective_cost.ring_all_reduce_time(n_params * grad_bytes_per_param, n_gpus, alpha_s,
+                                                    bandwidth_bps)
+        allreduce_s, latency_s, transfer_s = ring.time_s, ring.latency_s, ring.transfer_s
     exposed = max(allreduce_s - min(overlap * allreduce_s, compute_s), 0.0)
     step_s = compute_s + exposed
     return DataParallelStep(n_gpus=n_gpus, compute_s=compute_s, allreduce_s=allreduce_s,
-                            exposed_comm_s=exposed, step_s=step_s, efficiency=compute_s / step_s)
+                            exposed_comm_s=exposed, step_s=step_s, efficiency=compute_s / step_s,
+                            allreduce_latency_s=latency_s, allreduce_transfer_s=transfer_s)
+
+
+def draw_scaling_efficiency(n_params: float, bandwidth_bps: float, overlap: float, flops_per_gpu: float,
+                            alpha_s: float, tokens_per_step: float = 4e6, max_log2_gpus: int = 14):
+    """Lab 1's figure: data-parallel scaling efficiency against the GPU count (2 to
+    ``2**max_log2_gpus``) for one model size, network rate and overlap."""
+    from netlab import plots
+
+    max_log2_gpus = validate.integer("max_log2_gpus", max_log2_gpus, minimum=1, maximum=20)
+    counts = [2 ** k for k in range(1, max_log2_gpus + 1)]
+    eff = [data_parallel_step(n_params, tokens_per_step, n, flops_per_gpu, bandwidth_bps, alpha_s,
+                              overlap=overlap).efficiency for n in counts]
+    fig, ax = plots.figure()
+    ax.semilogx(counts, eff, "o-", base=2, color=plots.color("infiniband"))
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel(f"GPUs (data parallel, {tokens_per_step / 1e6:g} M tokens per step)")
+    ax.set_ylabel("scaling efficiency")
+    ax.set_title(f"{n_params / 1e9:g} billion parameters, {bandwidth_bps / 1e9:g} Gb/s per GPU, "
+                 f"{overlap:.0%} overlap")
+    return fig
+

@@ -79,12 +79,12 @@ class ScaleUpDomain:
         return self.power_w / self.n_gpus
 
     def __repr__(self) -> str:
-        return (f"ScaleUpDomain({self.name}: {self.n_gpus} x {self.gpu.upper()} on {self.fabric}, "
+        return (f"Scale-up domain {self.name}: {self.n_gpus} {self.gpu.upper()} GPUs on {self.fabric}, "
                 f"{format_byte_rate(self.per_gpu_bps)} per GPU each way "
                 f"({format_byte_rate(self.per_gpu_bidir_bps)} bidir), aggregate "
                 f"{format_byte_rate(self.aggregate_bidir_bps)} bidir; scale-out "
-                f"{format_byte_rate(self.scaleout_per_gpu_bps)} per GPU, ratio {self.ratio:.3g}; "
-                f"{format_power(self.power_w)})")
+                f"{format_byte_rate(self.scaleout_per_gpu_bps)} per GPU, a ratio of {self.ratio:.3g}; "
+                f"{format_power(self.power_w)} in all.")
 
 
 def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float, power_w: float,
@@ -107,8 +107,10 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
         Registry name of the GPU, used by :mod:`netlab.inference` for compute and memory.
     intra_alpha_s, inter_alpha_s : float, optional
         Latency per collective step inside the domain and across the network. By default
-        NCCL's own small-message (LL) figures for the fabric and for the network
-        (``nccl.ring_ll_step_latency.*``): 0.47 µs NVLink, 1.0 µs PCIe, 2.7 µs network.
+        NCCL 2.30.7's per-step figures for a ring with the small-message LL protocol
+        (``nccl.tuner.step_latency.*.ring.ll``): 0.6 µs NVLink, 1.0 µs PCIe, 2.7 µs network.
+        NCCL's base latency per collective (6.6 µs) is not part of this alpha; see
+        :mod:`netlab.nccl_model` for the whole tuner model.
 
     Example: 72 GPUs at 900 GB/s each way add up to 129.6 TB/s both ways.
 
@@ -123,13 +125,30 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
     fabric = validate.choice("fabric", fabric, FABRICS)
     if not isinstance(gpu, str) or not isinstance(name, str):
         raise TypeError("gpu and name must be strings")
-    intra_alpha_s = (specs.value(f"nccl.ring_ll_step_latency.{fabric}") if intra_alpha_s is None
+    intra_alpha_s = (specs.value(f"nccl.tuner.step_latency.{fabric}.ring.ll") if intra_alpha_s is None
                      else validate.non_negative("intra_alpha_s", intra_alpha_s))
-    inter_alpha_s = (specs.value("nccl.ring_ll_step_latency.net") if inter_alpha_s is None
+    inter_alpha_s = (specs.value("nccl.tuner.step_latency.net.ring.ll") if inter_alpha_s is None
                      else validate.non_negative("inter_alpha_s", inter_alpha_s))
     return ScaleUpDomain(name=name, fabric=fabric, n_gpus=n_gpus, per_gpu_bps=per_gpu_bps,
                          scaleout_per_gpu_bps=scaleout_per_gpu_bps, power_w=power_w, gpu=gpu,
                          intra_alpha_s=intra_alpha_s, inter_alpha_s=inter_alpha_s)
+
+
+def check_domain(domain: object) -> ScaleUpDomain:
+    """``domain`` if it is a :class:`ScaleUpDomain` whose counts and rates make sense.
+
+    A domain can be built by hand (or with :func:`dataclasses.replace`), bypassing
+    :func:`scaleup_domain`'s checks; models that divide by its rates or power call this.
+    """
+    if not isinstance(domain, ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    validate.integer("domain.n_gpus", domain.n_gpus, minimum=1)
+    for name in ("per_gpu_bps", "scaleout_per_gpu_bps", "power_w"):
+        validate.positive(f"domain.{name}", getattr(domain, name))
+    for name in ("intra_alpha_s", "inter_alpha_s"):
+        validate.non_negative(f"domain.{name}", getattr(domain, name))
+    validate.choice("domain.fabric", domain.fabric, FABRICS)
+    return domain
 
 
 def _preset(name: str) -> ScaleUpDomain:
@@ -180,10 +199,10 @@ class NVL72Check:
         return self.published_bidir_bps / self.gpu_sum_bidir_bps - 1.0
 
     def __repr__(self) -> str:
-        return (f"NVL72Check(GPUs {format_byte_rate(self.gpu_sum_bidir_bps, 4)} bidir, switch trays "
-                f"{format_byte_rate(self.switch_sum_bidir_bps, 4)} bidir, published "
-                f"{format_byte_rate(self.published_bidir_bps)}; one way "
-                f"{format_byte_rate(self.one_way_bps, 4)})")
+        return (f"The GPUs add up to {format_byte_rate(self.gpu_sum_bidir_bps, 4)} and the switch trays to "
+                f"{format_byte_rate(self.switch_sum_bidir_bps, 4)}, both directions counted (published: "
+                f"{format_byte_rate(self.published_bidir_bps)}); one way, the GPUs send "
+                f"{format_byte_rate(self.one_way_bps, 4)}.")
 
 
 def nvl72_check() -> NVL72Check:
@@ -222,11 +241,10 @@ class HierarchicalAllReduce:
         return self.inter_s / self.time_s if self.time_s > 0 else 0.0
 
     def __repr__(self) -> str:
-        return (f"HierarchicalAllReduce({self.world_size} GPUs in domains of {self.domain_size}: "
+        return (f"Hierarchical all-reduce over {self.world_size} GPUs in domains of {self.domain_size}: "
                 f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
                 + (f"{format_time(self.inter_s)} across" if self.inter_s else "nothing across")
-                + f"; busbw {format_byte_rate(self.busbw_bps)}; "
-                f"{self.bottleneck}-bound)")
+                + f"; busbw {format_byte_rate(self.busbw_bps)}, {self.bottleneck}-bound.")
 
 
 def hierarchical_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDomain,

@@ -113,10 +113,11 @@ class LossRecovery:
         return self.selective_repeat_efficiency / self.go_back_n_efficiency
 
     def __repr__(self) -> str:
-        return (f"LossRecovery(p = {self.loss_rate:g}, W = {self.window_packets:g}, "
-                f"K = {self.pipe_packets:.3g}: go-back-N {format_rate(self.go_back_n_goodput_bps)} "
-                f"({self.go_back_n_efficiency:.1%}), selective repeat "
-                f"{format_rate(self.selective_repeat_goodput_bps)} ({self.selective_repeat_efficiency:.1%}))")
+        return (f"At {self.loss_rate:.3g} loss, with a window of {self.window_packets:g} packets and a pipe of "
+                f"K = {self.pipe_packets:.3g} packets, go-back-N delivers "
+                f"{format_rate(self.go_back_n_goodput_bps)} ({self.go_back_n_efficiency:.1%} of the link) and "
+                f"selective repeat {format_rate(self.selective_repeat_goodput_bps)} "
+                f"({self.selective_repeat_efficiency:.1%}).")
 
 
 def loss_recovery(loss_rate: float, window_packets: float, bandwidth_bps: float,
@@ -158,15 +159,16 @@ class IncastEstimate:
     burst_bytes: float         # first-round data: n_senders * min(window, bytes_per_sender)
     absorbable_bytes: float    # buffer_bytes + one bandwidth-delay product
     overflows: bool            # burst_bytes > absorbable_bytes: someone loses packets
-    wire_time_s: float         # all bytes through the bottleneck back to back
+    wire_time_s: float         # all payload bytes through the bottleneck back to back (headers not counted)
     completion_time_s: float   # wire_time_s, plus one RTO if the burst overflows
     goodput_bps: float
 
     def __repr__(self) -> str:
-        verdict = "overflows: one RTO stall" if self.overflows else "fits"
-        return (f"IncastEstimate({self.n_senders} senders, {verdict}; "
-                f"{format_time(self.completion_time_s)} vs {format_time(self.wire_time_s)} on the wire, "
-                f"goodput {format_rate(self.goodput_bps)})")
+        verdict = ("the first burst overflows the buffer, so one RTO stalls the transfer" if self.overflows
+                   else "the first burst fits in the buffer")
+        return (f"{self.n_senders} senders: {verdict}; it completes in {format_time(self.completion_time_s)} "
+                f"against {format_time(self.wire_time_s)} for the payload alone (headers not counted), a goodput of "
+                f"{format_rate(self.goodput_bps)}.")
 
 
 def incast_rto_collapse(n_senders: int, bytes_per_sender: float, bandwidth_bps: float,

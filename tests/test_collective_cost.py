@@ -164,3 +164,14 @@ def test_time_is_latency_plus_transfer_and_busbw_never_exceeds_link(n, N, alpha,
         assert math.isclose(r.time_s, r.latency_s + r.transfer_s)
         if r.time_s > 0:
             assert r.busbw_bps <= rate * (1 + 1e-9)
+
+
+def test_an_empty_collective_reports_zero_bandwidth_not_nan_or_inf():
+    # ring_all_reduce_time(0, 8, 0.0, 400e9) took 0 s for 0 bytes and returned algbw = 0/0 (issue 17).
+    import math
+    for func in (cc.ring_all_reduce_time, cc.tree_all_reduce_time, cc.all_to_all_time):
+        r = func(0, 8, 0.0, 400e9)
+        assert r.time_s == 0 and r.algbw_bps == 0 and r.busbw_bps == 0
+        assert all(math.isfinite(x) for x in (r.algbw_bps, r.busbw_bps))
+    one = cc.ring_all_reduce_time(1e6, 1, 0.0, 400e9)      # one rank: nothing to exchange
+    assert one.time_s == 0 and one.algbw_bps == 0

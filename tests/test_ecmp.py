@@ -11,6 +11,7 @@ from netlab import ecmp
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
+    ecmp.one_throw: dict(n_paths=8, packets_per_flow=16, seed=0),
     ecmp.expected_paths_used: dict(n_flows=16, n_paths=8),
     ecmp.expected_max_load: dict(n_balls=16, n_bins=8),
     ecmp.ecmp_collisions: dict(n_flows=16, n_paths=8),
@@ -113,3 +114,9 @@ def test_invariants(n, m):
     # One more flow never empties a path nor lightens the busiest one.
     assert ecmp.expected_paths_used(n + 1, m) >= c.fraction_of_paths_used
     assert ecmp.expected_max_load(n + 1, m) >= c.expected_max_load - 1e-9
+
+
+def test_one_throw_conserves_flows_and_is_seeded():
+    load = ecmp.one_throw(64, 16, seed=5)
+    assert load.sum() == pytest.approx(64) and len(load) == 64
+    assert (ecmp.one_throw(64, 16, seed=5) == load).all()

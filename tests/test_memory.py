@@ -47,3 +47,14 @@ def test_fit_exact_multiple_needs_no_extra_gpu():
 def test_unknown_recipe_is_refused():
     with pytest.raises(ValueError, match="recipe"):
         memory.fit(1e9, "adam", 80e9)
+
+
+def test_text_never_uses_b_for_both_bytes_and_billions():
+    import re
+    texts = [repr(memory.recipe(n)) for n in memory.RECIPES]
+    fit = memory.fit(70e9, "train-adam-zero", 80e9)
+    texts += [repr(fit), str(fit)]
+    for t in texts:
+        assert not re.search(r"\d B\b|B/param|B params", t), t
+    assert "70 billion parameters x 16 bytes each" in str(fit) and "at least 14 GPUs" in str(fit)
+    assert "16 bytes/param" in repr(memory.recipe("train-adam-zero"))

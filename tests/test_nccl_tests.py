@@ -140,14 +140,57 @@ def test_parse_wants_text():
         nt.parse(SAMPLE.encode())
 
 
+SLOW_ROW = ("           8             2     float     sum      -1   800.00    0.00    0.00      0   "
+            "800.00    0.00    0.00    N/A")
+
+
 def test_fit_needs_ranks_and_two_sizes():
-    no_ranks = nt.parse(HEADER + "\n" + ROW)
-    with pytest.raises(ValueError, match="world_size"):
+    # 0.00 GB/s printed: the ratio says nothing, and there is no '# Rank' line.
+    no_ranks = nt.parse(HEADER + "\n" + SLOW_ROW + "\n" + SLOW_ROW.replace("   8   ", "  16   ", 1))
+    assert nt.ranks_from_busbw(no_ranks) == (2, None)
+    with pytest.raises(ValueError, match="world_size must be given"):
         nt.fit_alpha_beta(no_ranks)
     with pytest.raises(ValueError, match="at least 2 sizes"):
-        nt.fit_alpha_beta(no_ranks, world_size=8)
+        nt.fit_alpha_beta(nt.parse(HEADER + "\n" + ROW), world_size=8)
     with pytest.raises(ValueError, match="at least 2 sizes"):
         nt.fit_alpha_beta(nt.parse(HAND), world_size=8, min_bytes=4e6)
+
+
+def test_a_truncated_header_is_caught_by_the_busbw_ratio():
+    # HAND lists two '# Rank' lines, but busbw/algbw = 36.70 / 20.97 = 1.750 is 2(n-1)/n for n = 8.
+    # The old fit took n = 2 from the header: alpha = a / 2 instead of a / 14, 7x too large.
+    run = nt.parse(HAND)
+    assert nt.ranks_from_busbw(run) == (8, 8)
+    with pytest.raises(ValueError, match="truncated"):
+        nt.fit_alpha_beta(run)
+    assert nt.fit_alpha_beta(run, world_size=8).world_size_from == "given"
+
+
+def test_a_world_size_that_disagrees_with_the_ratio_is_refused():
+    with pytest.raises(ValueError, match="world_size=16 disagrees"):
+        nt.fit_alpha_beta(nt.parse(SAMPLE), world_size=16)
+    with pytest.raises(ValueError, match="allows 8 ranks"):
+        nt.fit_alpha_beta(nt.parse(SAMPLE), world_size=4)
+    # An all-reduce table read as an all-gather: f = 1.75 is not (n-1)/n for any n.
+    with pytest.raises(ValueError, match="no whole number of ranks"):
+        nt.fit_alpha_beta(nt.parse(SAMPLE), collective="all_gather")
+
+
+def test_rank_count_is_inferred_from_the_ratio_when_the_header_is_gone():
+    headless = "\n".join(line for line in SAMPLE.splitlines() if "Rank" not in line)
+    run = nt.parse(headless)
+    assert run.n_ranks is None
+    fit = nt.fit_alpha_beta(run)
+    assert fit.world_size == 8 and fit.world_size_from == "busbw/algbw"
+    assert "inferred from busbw/algbw" in repr(fit)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 512), rate_gbs=st.floats(5, 900), seed=st.integers(0, 5))
+def test_ratio_range_always_contains_the_true_rank_count(n, rate_gbs, seed):
+    run = nt.parse(nt.synthetic_output(n, 1e-6, rate_gbs * 8e9, max_bytes=2**26, seed=seed))
+    lowest, highest = nt.ranks_from_busbw(run)
+    assert lowest <= n and (highest is None or n <= highest)
 
 
 @settings(max_examples=20, deadline=None)

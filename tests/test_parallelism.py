@@ -7,6 +7,8 @@ from netlab import parallelism
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
+    parallelism.draw_scaling_efficiency: dict(n_params=7e9, bandwidth_bps=400e9, overlap=0.0, flops_per_gpu=4e14,
+                                              alpha_s=5e-6, tokens_per_step=4e6, max_log2_gpus=4),
     parallelism.training_flops: dict(n_params=7e9, n_tokens=1e12),
     parallelism.step_traffic: dict(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096, micro_batch=1,
                                    n_microbatches=16, dp=32, tp=8, pp=4, grad_bytes_per_param=2.0,
@@ -77,3 +79,23 @@ def test_efficiency_is_a_fraction_and_falls_with_scale(n, overlap):
     a = parallelism.data_parallel_step(7e9, 4e6, n, 4e14, 400e9, 5e-6, overlap=overlap)
     b = parallelism.data_parallel_step(7e9, 4e6, 2 * n, 4e14, 400e9, 5e-6, overlap=overlap)
     assert 0 < b.efficiency <= a.efficiency <= 1
+
+
+def test_ring_latency_term_grows_with_the_gpu_count():
+    # 7e9 params x 2 bytes = 14 GB at 400 Gb/s, alpha 5 µs, by hand:
+    # transfer 2 (n-1)/n x 14e9 x 8 / 400e9, latency 2 (n-1) x 5 µs.
+    for n, total in ((8, 0.49007), (4096, 0.60081328125), (16384, 0.7237958203125)):
+        s = parallelism.data_parallel_step(7e9, 4e6, n, 4e14, 400e9, 5e-6)
+        assert s.allreduce_latency_s == pytest.approx(2 * (n - 1) * 5e-6)
+        assert s.allreduce_transfer_s == pytest.approx(2 * (n - 1) / n * 14e9 * 8 / 400e9)
+        assert s.allreduce_s == pytest.approx(total)
+    # not "about 0.55 s however many GPUs": 724 ms at 16,384 against 552 ms at 64
+    assert parallelism.data_parallel_step(7e9, 4e6, 16384, 4e14, 400e9, 5e-6).allreduce_s > \
+        1.3 * parallelism.data_parallel_step(7e9, 4e6, 64, 4e14, 400e9, 5e-6).allreduce_s
+    text = str(parallelism.data_parallel_step(7e9, 4e6, 4096, 4e14, 400e9, 5e-6))
+    assert "41 ms of start-ups" in text and "DataParallelStep(" not in text
+
+
+def test_scaling_figure_draws():
+    fig = parallelism.draw_scaling_efficiency(7e9, 400e9, 0.5, 4e14, 5e-6, max_log2_gpus=5)
+    assert len(fig.axes[0].lines[0].get_xdata()) == 5

@@ -11,8 +11,11 @@ from netlab import rdma, specs
 from netlab.rdma import Access, Opcode, QPState, RecvWR, SendWR, VerbsError, WCOpcode, WCStatus
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
+_F = rdma.Fabric(100e9)
+_QPS = [rdma.endpoint(_F, h).qp for h in ("x", "y")]   # only bad values reach connect: never modified
 API = {
-    rdma.Fabric: dict(bandwidth_bps=100e9, hops=1),
+    rdma.Fabric: dict(bandwidth_bps=100e9, hops=1, seed=0),
+    rdma.connect: dict(qp_a=_QPS[0], qp_b=_QPS[1], timeout=14, retry_cnt=7, rnr_retry=6),
 }
 
 
@@ -54,13 +57,24 @@ KERNEL_TABLE = {
 }
 
 
+# The kernel table's req_param masks for an RC QP, in the emulation's attribute names
+# (IB_QP_ACCESS_FLAGS; IB_QP_AV + IB_QP_DEST_QPN; IB_QP_TIMEOUT, IB_QP_RETRY_CNT, IB_QP_RNR_RETRY).
+KERNEL_REQUIRED = {("RESET", "INIT"): {"access"}, ("INIT", "RTR"): {"dest_host", "dest_qp_num"},
+                   ("RTR", "RTS"): {"timeout", "retry_cnt", "rnr_retry"}}
+
+
+def required_attrs(src, dst, b_qpn):
+    values = dict(access=Access.NONE, dest_host="b", dest_qp_num=b_qpn, timeout=14, retry_cnt=7, rnr_retry=6)
+    return {k: values[k] for k in KERNEL_REQUIRED.get((src.value, dst.value), set())}
+
+
 def qp_in(state):
     fabric = rdma.Fabric(100e9)
     a, b = rdma.endpoint(fabric, "a"), rdma.endpoint(fabric, "b")
     path = {"RESET": [], "INIT": ["INIT"], "RTR": ["INIT", "RTR"], "RTS": ["INIT", "RTR", "RTS"],
             "ERR": ["INIT", "RTR", "RTS", "ERR"]}[state.value]
     for step in path:
-        a.qp.modify(S[step], dest_host="b", dest_qp_num=b.qp.qp_num)
+        a.qp.modify(S[step], **required_attrs(a.qp.state, S[step], b.qp.qp_num))
     assert a.qp.state is state
     return a
 
@@ -68,13 +82,31 @@ def qp_in(state):
 @pytest.mark.parametrize("src,dst", list(itertools.product(S, S)), ids=lambda s: s.value)
 def test_every_transition(src, dst):
     a = qp_in(src)
-    kwargs = dict(dest_host="b", dest_qp_num=a.ctx.fabric.hosts["b"].qps[0x40].qp_num)
+    kwargs = required_attrs(src, dst, a.ctx.fabric.hosts["b"].qps[0x40].qp_num)
     if dst.value in KERNEL_TABLE[src.value]:
         a.qp.modify(dst, **kwargs)
         assert a.qp.state is dst
     else:
         with pytest.raises(VerbsError, match="EINVAL"):
             a.qp.modify(dst, **kwargs)
+        assert a.qp.state is src
+
+
+@pytest.mark.parametrize("src,dst", [(s, d) for s in S for d in S if d.value in KERNEL_TABLE[s.value]],
+                         ids=str)
+def test_transitions_refuse_a_missing_or_foreign_attribute(src, dst):
+    """ibverbs returns EINVAL when a required attribute is missing or the mask holds one the
+    transition does not take; the QP stays as it was."""
+    a = qp_in(src)
+    kwargs = required_attrs(src, dst, a.ctx.fabric.hosts["b"].qps[0x40].qp_num)
+    for missing in kwargs:
+        with pytest.raises(VerbsError, match=missing):
+            a.qp.modify(dst, **{k: v for k, v in kwargs.items() if k != missing})
+        assert a.qp.state is src
+    # dest_host is taken only by INIT -> RTR
+    if (src.value, dst.value) != ("INIT", "RTR"):
+        with pytest.raises(VerbsError, match="dest_host"):
+            a.qp.modify(dst, **kwargs, dest_host="b")
         assert a.qp.state is src
 
 
@@ -102,7 +134,7 @@ def test_post_recv_in_reset_refused_and_allowed_from_init():
     mr = a.pd.reg_mr(np.zeros(8, np.uint8), Access.LOCAL_WRITE)
     with pytest.raises(VerbsError):
         a.qp.post_recv(RecvWR(1, (mr.sge(),)))
-    a.qp.modify(S.INIT)
+    a.qp.modify(S.INIT, access=Access.NONE)
     a.qp.post_recv(RecvWR(1, (mr.sge(),)))
     assert len(a.qp.recv_queue) == 1
 

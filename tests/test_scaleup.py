@@ -100,12 +100,12 @@ def test_aggregate_is_n_times_per_gpu_and_bidir_is_double(n, up, out):
 # --- hierarchical all-reduce ---------------------------------------------------------------
 def test_hierarchical_dgx_h100_576_gpus_by_hand():
     # N = 1 GB over 72 DGX H100 (d = 8, m = 72); B_in = 450 GB/s = 3.6e12 b/s, B_out = 4e11 b/s,
-    # alpha_in = 0.47 us, alpha_out = 2.7 us (NCCL LL ring step latencies).
-    # inside: 2(d-1) (a_in + 8N/(d B_in)) = 14 (0.47 us + 8e9/(8 * 3.6e12) s) = 6.58 us + 3.88889 ms
+    # alpha_in = 0.6 us, alpha_out = 2.7 us (NCCL 2.30.7's LL ring step latencies).
+    # inside: 2(d-1) (a_in + 8N/(d B_in)) = 14 (0.6 us + 8e9/(8 * 3.6e12) s) = 8.4 us + 3.88889 ms
     # across: ring all-reduce of N/d = 125 MB over 72: 2*71*2.7 us + 2*71/72 * 1e9/4e11 s
     #       = 383.4 us + 4.930556 ms
     r = scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100)
-    assert r.intra_s == pytest.approx(14 * 0.47e-6 + 14 * 8e9 / (8 * 3.6e12), rel=1e-12)
+    assert r.intra_s == pytest.approx(14 * 0.6e-6 + 14 * 8e9 / (8 * 3.6e12), rel=1e-12)
     assert r.inter_s == pytest.approx(142 * 2.7e-6 + 2 * 71 / 72 * 8e9 / 8 / 4e11, rel=1e-12)
     assert r.time_s == pytest.approx(r.intra_s + r.inter_s, rel=1e-12)
     assert r.bottleneck == "scale-out"
@@ -153,8 +153,9 @@ def test_latency_optimum_matches_brute_force():
 
 
 def test_step_latencies_default_to_nccl_figures_per_fabric():
-    # NCCL tuning.cc (hwLat, ring, LL): NVLink 0.47 us, PCI 1.0 us, network 2.7 us per step.
-    assert scaleup.preset("dgx-h100").intra_alpha_s == pytest.approx(0.47e-6)
+    # NCCL 2.30.7 tuning.cc (hwLatencies, ring, LL): NVLink 0.6 us, PCI 1.0 us, network 2.7 us per
+    # step (NCCL 2.7 had 0.47 us for NVLink).
+    assert scaleup.preset("dgx-h100").intra_alpha_s == pytest.approx(0.6e-6)
     assert scaleup.preset("pcie-h100").intra_alpha_s == pytest.approx(1.0e-6)
     assert all(scaleup.preset(p).inter_alpha_s == pytest.approx(2.7e-6) for p in scaleup.PRESETS)
 

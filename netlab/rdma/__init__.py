@@ -30,12 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netlab.rdma.qp import LEGAL, QPState, QueuePair, RecvWR, SendWR
-from netlab.rdma.verbs import (SGE, Access, CompletionQueue, Context, Fabric, MemoryRegion, Opcode,
-                               ProtectionDomain, VerbsError, WCOpcode, WCStatus, WorkCompletion)
+from netlab import validate
+from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+                              WorkCompletion)
+from netlab.rdma.qp import LEGAL, OPTIONAL, REQUIRED, QPState, QueuePair, RecvWR, SendWR
+from netlab.rdma.verbs import Context, Fabric, MemoryRegion, ProtectionDomain
 
-__all__ = ["Access", "CompletionQueue", "Context", "Endpoint", "Fabric", "LEGAL", "MemoryRegion", "Opcode",
-           "ProtectionDomain", "QPState", "QueuePair", "RecvWR", "SGE", "SendWR", "VerbsError", "WCOpcode",
+__all__ = ["Access", "CompletionQueue", "Context", "Endpoint", "Fabric", "LEGAL", "MemoryRegion", "OPTIONAL", "Opcode",
+           "ProtectionDomain", "REQUIRED", "QPState", "QueuePair", "RecvWR", "SGE", "SendWR", "VerbsError", "WCOpcode",
            "WCStatus", "WorkCompletion", "connect", "endpoint"]
 
 
@@ -58,11 +60,17 @@ def endpoint(fabric: Fabric, host: str) -> Endpoint:
     return Endpoint(ctx, pd, send_cq, recv_cq, pd.create_qp(send_cq, recv_cq))
 
 
-def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE) -> None:
+def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, timeout: int = 14,
+            retry_cnt: int = 7, rnr_retry: int = 6) -> None:
     """Bring two QPs up to RTS, each pointing at the other (what an out-of-band exchange of
-    host name and QP number allows). ``access`` is what each QP lets its peer do to it."""
+    host name and QP number allows). ``access`` is what each QP lets its peer do to it;
+    ``timeout`` (14: 4.096 µs x 2**14 = 67 ms, perftest's default), ``retry_cnt`` and
+    ``rnr_retry`` go into RTR -> RTS."""
+    timeout = validate.integer("timeout", timeout, 0, 31)
+    retry_cnt = validate.integer("retry_cnt", retry_cnt, 0, 7)
+    rnr_retry = validate.integer("rnr_retry", rnr_retry, 0, 6)
     for qp, peer in ((qp_a, qp_b), (qp_b, qp_a)):
         qp.modify(QPState.INIT, access=access)
         qp.modify(QPState.RTR, dest_host=peer.context.host, dest_qp_num=peer.qp_num)
     for qp in (qp_a, qp_b):
-        qp.modify(QPState.RTS)
+        qp.modify(QPState.RTS, timeout=timeout, retry_cnt=retry_cnt, rnr_retry=rnr_retry)

@@ -4,9 +4,12 @@ A QP is brought up RESET -> INIT (receives may be posted) -> RTR (the remote QP 
 known; may receive) -> RTS (may send) {cite:p}`nvidia-rdma-aware-manual`. Legal
 transitions follow the Linux RDMA core's table (SQD/SQE not modelled); an error
 can be forced from any state except RESET, and any state may go back to RESET
-{cite:p}`linux-qp-state-table`. An illegal ``modify`` or a post in a state that
-forbids it is refused synchronously (a ``VerbsError``, like the errno of the C
-call). Faults found while executing a request are reported as hardware reports
+{cite:p}`linux-qp-state-table`. Each transition takes the attributes that table's
+masks require and may take those it allows (see :data:`REQUIRED` and
+:data:`OPTIONAL`); any other attribute, a missing one or an illegal transition is
+refused synchronously with a ``VerbsError`` (like the errno of the C call), and a
+refused ``modify`` changes nothing. A post in a state that forbids it is refused
+the same way. Faults found while executing a request are reported as hardware reports
 them: an error completion, and the QP moves to ERR, where every queued and later
 request completes with ``WR_FLUSH_ERR``. Memory is only written by a request that
 passes every check.
@@ -14,6 +17,10 @@ passes every check.
 Requests execute when posted (the emulation is synchronous), and each completion
 carries the simulated time at which the real one would appear: the poster's clock,
 plus the NIC-to-NIC time of the fabric for the request and for its response or ack.
+A request nobody acknowledges is retried ``retry_cnt`` times at the local ACK
+timeout; ``timeout=0`` means wait forever (as in ibverbs), so such a request never
+completes and the send queue behind it waits, until the QP is moved to ERR (all are
+flushed) or RESET.
 """
 
 from __future__ import annotations
@@ -24,8 +31,8 @@ import enum
 import numpy as np
 
 from netlab import validate
-from netlab.rdma.verbs import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
-                               WorkCompletion)
+from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+                              WorkCompletion)
 
 
 class QPState(enum.Enum):
@@ -44,6 +51,14 @@ LEGAL = {  # from -> allowed targets (ib_modify_qp_is_ok, without SQD/SQE)
     S.RTS: {S.RESET, S.ERR, S.RTS},
     S.ERR: {S.RESET, S.ERR},
 }
+# Attribute masks of ibverbs for an RC QP (the kernel's qp_state_table req_param / opt_param),
+# limited to what the emulation models: IBV_QP_ACCESS_FLAGS -> access, IBV_QP_AV + IBV_QP_DEST_QPN ->
+# dest_host + dest_qp_num, IBV_QP_TIMEOUT, IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY. A transition not listed
+# takes no attribute (to RESET, to ERR, RESET -> RESET).
+REQUIRED = {(S.RESET, S.INIT): {"access"}, (S.INIT, S.RTR): {"dest_host", "dest_qp_num"},
+            (S.RTR, S.RTS): {"timeout", "retry_cnt", "rnr_retry"}}
+OPTIONAL = {(S.INIT, S.INIT): {"access"}, (S.INIT, S.RTR): {"access"}, (S.RTR, S.RTS): {"access"},
+            (S.RTS, S.RTS): {"access"}}
 ACK_TIMEOUT_UNIT_S = 4.096e-6       # IBTA: local ACK timeout = 4.096 µs * 2**timeout
 _REMOTE_NEED = {Opcode.RDMA_WRITE: Access.REMOTE_WRITE, Opcode.RDMA_WRITE_WITH_IMM: Access.REMOTE_WRITE,
                 Opcode.RDMA_READ: Access.REMOTE_READ, Opcode.ATOMIC_FETCH_AND_ADD: Access.REMOTE_ATOMIC,
@@ -68,6 +83,19 @@ class SendWR:
     swap: int = 0
     signaled: bool = True    # False: no completion on success (IBV_SEND_SIGNALED unset); errors always complete
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.opcode, Opcode):
+            raise TypeError(f"opcode must be a netlab.rdma.Opcode, got {type(self.opcode).__name__} {self.opcode!r}")
+        _check_common(self.wr_id, self.sg_list)
+        validate.integer("remote_addr", self.remote_addr, minimum=0, maximum=2**64 - 1)
+        validate.integer("rkey", self.rkey, minimum=0, maximum=2**32 - 1)
+        if self.imm_data is not None:
+            validate.integer("imm_data", self.imm_data, 0, 2**32 - 1)
+        # 64-bit operands; a negative addend is taken mod 2**64 (two's complement), as the NIC adds
+        validate.integer("compare_add", self.compare_add, minimum=-2**63, maximum=2**64 - 1)
+        validate.integer("swap", self.swap, minimum=-2**63, maximum=2**64 - 1)
+        validate.boolean("signaled", self.signaled)
+
 
 @dataclass(frozen=True)
 class RecvWR:
@@ -75,6 +103,18 @@ class RecvWR:
 
     wr_id: int
     sg_list: tuple[SGE, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_common(self.wr_id, self.sg_list)
+
+
+def _check_common(wr_id: object, sg_list: object) -> None:
+    validate.integer("wr_id", wr_id, minimum=0, maximum=2**64 - 1)
+    if not isinstance(sg_list, (tuple, list)) or not all(isinstance(s, SGE) for s in sg_list):
+        raise TypeError(f"sg_list must be a tuple of SGE, got {sg_list!r}")
+    if sum(s.length for s in sg_list) > 2**31:
+        raise ValueError(f"sg_list must total at most 2**31 bytes (the RC message limit), "
+                         f"got {sum(s.length for s in sg_list)}")
 
 
 class _Fault(Exception):
@@ -101,6 +141,7 @@ class QueuePair:
         self.remote: QueuePair | None = None
         self.retry_cnt, self.rnr_retry, self.timeout = 7, 6, 14
         self.recv_queue: list[RecvWR] = []
+        self.stalled: list[SendWR] = []  # timeout=0: an unacknowledged request and those behind it
         self._last_send_done_s = 0.0     # RC: send completions in posting order
         self._last_recv_done_s = 0.0
 
@@ -109,34 +150,53 @@ class QueuePair:
         return f"QP({self.context.host}:{self.qp_num:#x}, {self.state.value}{peer})"
 
     # --- state machine -------------------------------------------------------------
-    def modify(self, state: QPState, *, access: Access | None = None, dest_host: str | None = None,
-               dest_qp_num: int | None = None, timeout: int | None = None, retry_cnt: int | None = None,
-               rnr_retry: int | None = None) -> None:
-        """``ibv_modify_qp``: move to ``state``. RESET->INIT takes ``access`` (remote operations
-        the QP allows); INIT->RTR needs ``dest_host`` and ``dest_qp_num``; RTR->RTS may set
-        ``timeout`` (0-31), ``retry_cnt`` (0-7) and ``rnr_retry`` (0-6; 7, retry forever, is not
-        emulated). An illegal transition raises ``VerbsError`` and leaves the state unchanged."""
+    def modify(self, state: QPState, **attrs) -> None:
+        """``ibv_modify_qp``: move to ``state``, setting the attributes given (the attribute mask).
+
+        RESET->INIT requires ``access`` (the remote operations the QP allows); INIT->RTR
+        requires ``dest_host`` and ``dest_qp_num``; RTR->RTS requires ``timeout`` (0-31, 0 =
+        wait forever), ``retry_cnt`` (0-7) and ``rnr_retry`` (0-6; 7, retry forever, is not
+        emulated). ``access`` may also be changed in INIT->INIT, INIT->RTR, RTR->RTS and
+        RTS->RTS. Anything else (an illegal transition, a missing required attribute, an
+        attribute the transition does not take, a bad value) raises ``VerbsError`` or
+        ``TypeError``/``ValueError`` and leaves the QP exactly as it was.
+        """
         if not isinstance(state, QPState):
             raise TypeError(f"state must be a QPState, got {type(state).__name__}")
         if state not in LEGAL[self.state]:
             raise VerbsError(f"EINVAL: QP {self.qp_num:#x} cannot go from {self.state.value} to {state.value}")
-        if state is S.INIT and self.state is S.RESET:
-            self.access = Access.NONE if access is None else access
-            if not isinstance(self.access, Access):
-                raise TypeError("access must be netlab.rdma.Access flags")
-        if state is S.RTR:
-            if dest_host not in self.context.fabric.hosts:
-                raise VerbsError(f"EINVAL: RTR needs dest_host, one of {sorted(self.context.fabric.hosts)}")
-            peer = self.context.fabric.hosts[dest_host].qps.get(dest_qp_num)
+        step = (self.state, state)
+        required, allowed = REQUIRED.get(step, set()), REQUIRED.get(step, set()) | OPTIONAL.get(step, set())
+        given = set(attrs)
+        if given - allowed:
+            raise VerbsError(f"EINVAL: {self.state.value} -> {state.value} does not take {sorted(given - allowed)}"
+                             f" (it takes {sorted(allowed) or 'no attributes'})")
+        if required - given:
+            raise VerbsError(f"EINVAL: {self.state.value} -> {state.value} needs {sorted(required - given)}")
+        # check every value first: a refused modify changes nothing
+        new = {}
+        if "access" in attrs:
+            if not isinstance(attrs["access"], Access):
+                raise TypeError(f"access must be netlab.rdma.Access flags, got {attrs['access']!r}")
+            new["access"] = attrs["access"]
+        if "dest_host" in attrs:
+            host, qpn = attrs["dest_host"], attrs["dest_qp_num"]
+            if not isinstance(host, str) or host not in self.context.fabric.hosts:
+                raise VerbsError(f"EINVAL: RTR needs dest_host, one of {sorted(self.context.fabric.hosts)}, "
+                                 f"got {host!r}")
+            peer = self.context.fabric.hosts[host].qps.get(qpn) if isinstance(qpn, int) else None
             if peer is None:
-                raise VerbsError(f"EINVAL: no QP {dest_qp_num!r} on host {dest_host!r}")
-            self.remote = peer
-        if state is S.RTS:
-            self.timeout = self.timeout if timeout is None else validate.integer("timeout", timeout, 0, 31)
-            self.retry_cnt = self.retry_cnt if retry_cnt is None else validate.integer("retry_cnt", retry_cnt, 0, 7)
-            self.rnr_retry = self.rnr_retry if rnr_retry is None else validate.integer("rnr_retry", rnr_retry, 0, 6)
+                raise VerbsError(f"EINVAL: no QP {qpn!r} on host {host!r}")
+            new["remote"] = peer
+        for name, top in (("timeout", 31), ("retry_cnt", 7), ("rnr_retry", 6)):
+            if name in attrs:
+                new[name] = validate.integer(name, attrs[name], 0, top)
+        # all checks passed: apply
+        for name, value in new.items():
+            setattr(self, name, value)
         if state is S.RESET:
             self.recv_queue.clear()
+            self.stalled.clear()
             self.remote, self.access = None, Access.NONE
         if state is S.ERR and self.state is not S.ERR:
             self._enter_error(self.context.clock_s)
@@ -149,6 +209,9 @@ class QueuePair:
         for wr in self.recv_queue:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num, time_s=t))
         self.recv_queue.clear()
+        stalled, self.stalled = self.stalled, []
+        for wr in stalled:
+            self._complete(wr, WCStatus.WR_FLUSH_ERR, time_s)
 
     # --- posting -------------------------------------------------------------------
     def post_recv(self, wr: RecvWR) -> None:
@@ -166,12 +229,8 @@ class QueuePair:
 
     def post_send(self, wr: SendWR) -> None:
         """``ibv_post_send``: needs RTS (in ERR the request is flushed). Executes the request."""
-        if not isinstance(wr, SendWR) or not isinstance(wr.opcode, Opcode):
-            raise TypeError("wr must be a SendWR with an Opcode")
-        if not all(isinstance(s, SGE) for s in wr.sg_list):
-            raise TypeError("wr.sg_list must be a tuple of SGE")
-        if wr.imm_data is not None:
-            validate.integer("imm_data", wr.imm_data, 0, 2**32 - 1)
+        if not isinstance(wr, SendWR):
+            raise TypeError(f"wr must be a SendWR, got {type(wr).__name__}")
         if self.state in (S.RESET, S.INIT, S.RTR):
             raise VerbsError(f"EINVAL: cannot post a send to a QP in {self.state.value} (needs RTS)")
         fabric = self.context.fabric
@@ -179,6 +238,9 @@ class QueuePair:
         t0 = self.context.clock_s
         if self.state is S.ERR:
             self._complete(wr, WCStatus.WR_FLUSH_ERR, t0)
+            return
+        if self.stalled:                 # waiting (timeout=0) for an ack that never comes: queue behind it
+            self.stalled.append(wr)
             return
         n = sum(s.length for s in wr.sg_list)
         peer = self.remote
@@ -188,6 +250,9 @@ class QueuePair:
             done_s = self._execute(wr, peer, t0)
         except _Fault as fault:
             done_s = t0 + fabric.network_s(n) + fabric.network_s(0)
+            if fault.status is WCStatus.RETRY_EXC_ERR and self.timeout == 0:
+                self.stalled.append(wr)  # ibverbs: timeout 0 waits forever; no completion, no error
+                return
             if fault.status is WCStatus.RETRY_EXC_ERR:
                 done_s = t0 + (self.retry_cnt + 1) * ACK_TIMEOUT_UNIT_S * 2 ** self.timeout
             elif fault.status is WCStatus.RNR_RETRY_EXC_ERR:
@@ -230,6 +295,12 @@ class QueuePair:
     def _remote(self, peer: QueuePair, wr: SendWR, length: int) -> np.ndarray:
         """The peer's bytes at ``remote_addr``; REM_ACCESS_ERR unless rkey, range and flags allow it."""
         need = _REMOTE_NEED[wr.opcode]
+        if length == 0 and wr.opcode in (Opcode.RDMA_WRITE, Opcode.RDMA_WRITE_WITH_IMM, Opcode.RDMA_READ):
+            # IBTA C9-88: an RC responder does not validate the R_Key of a zero-length RDMA READ or
+            # WRITE (even with immediate data); the QP must still allow the operation.
+            if not peer.access & need:
+                raise _Fault(WCStatus.REM_ACCESS_ERR, responder_err=True)
+            return np.zeros(0, np.uint8)
         mr = peer.context.mrs.get(wr.rkey)
         if (mr is None or mr.pd is not peer.pd or not mr.contains(wr.remote_addr, length)
                 or not mr.access & need or not peer.access & need):

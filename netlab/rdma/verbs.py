@@ -1,4 +1,4 @@
-"""The verbs objects: fabric, device context, protection domain, memory region, completion queue.
+"""The verbs objects: fabric, device context, protection domain and memory region.
 
 Names follow libibverbs {cite:p}`ibv-reg-mr-man` {cite:p}`ibv-post-send-man`: a
 memory region (MR) is registered in a protection domain (PD) with access flags and
@@ -7,104 +7,32 @@ puts it in one-sided RDMA and atomic requests). REMOTE_WRITE and REMOTE_ATOMIC
 require LOCAL_WRITE; local read is always allowed. Addresses are the real virtual
 addresses of the numpy buffers, as ``ibv_reg_mr`` uses the buffer's address.
 
+Keys are per device and unpredictable, as on hardware: each context draws them
+from its own random generator, seeded from the fabric's ``seed`` and the host
+name (so a run is reproducible), and a key never repeats on one fabric. Using
+one's own lkey as the peer's rkey therefore fails with a remote access error.
+
 A :class:`Fabric` stands for the wire and the host-path costs between emulated
 hosts; each host opens a :class:`Context` with its own simulated clock.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-import enum
-import heapq
+import hashlib
 import itertools
+import random
 
 import numpy as np
 
 from netlab import validate
 from netlab.hoststack import HostCosts, default_costs
+from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+                              WorkCompletion)
+from netlab.rdma.qp import QueuePair
 from netlab.units import format_rate, format_time
 
-
-class Access(enum.IntFlag):
-    """Memory-region and QP access flags (``IBV_ACCESS_*``)."""
-
-    NONE = 0
-    LOCAL_WRITE = 1
-    REMOTE_WRITE = 2
-    REMOTE_READ = 4
-    REMOTE_ATOMIC = 8
-
-
-class Opcode(enum.Enum):
-    """Send-queue opcodes (``IBV_WR_*``)."""
-
-    SEND = "SEND"
-    RDMA_WRITE = "RDMA_WRITE"
-    RDMA_WRITE_WITH_IMM = "RDMA_WRITE_WITH_IMM"
-    RDMA_READ = "RDMA_READ"
-    ATOMIC_FETCH_AND_ADD = "ATOMIC_FETCH_AND_ADD"
-    ATOMIC_CMP_AND_SWP = "ATOMIC_CMP_AND_SWP"
-
-
-class WCOpcode(enum.Enum):
-    """What a work completion reports (``IBV_WC_*`` opcodes)."""
-
-    SEND = "SEND"
-    RDMA_WRITE = "RDMA_WRITE"
-    RDMA_READ = "RDMA_READ"
-    COMP_SWAP = "COMP_SWAP"
-    FETCH_ADD = "FETCH_ADD"
-    RECV = "RECV"
-    RECV_RDMA_WITH_IMM = "RECV_RDMA_WITH_IMM"
-
-
-class WCStatus(enum.Enum):
-    """Completion status codes, named after ``enum ibv_wc_status``."""
-
-    SUCCESS = "IBV_WC_SUCCESS"
-    LOC_LEN_ERR = "IBV_WC_LOC_LEN_ERR"            # receive buffer too small / bad local length
-    LOC_PROT_ERR = "IBV_WC_LOC_PROT_ERR"          # bad lkey, local range or local access flag
-    WR_FLUSH_ERR = "IBV_WC_WR_FLUSH_ERR"          # the QP was in ERR: request flushed
-    REM_INV_REQ_ERR = "IBV_WC_REM_INV_REQ_ERR"    # the responder found the request invalid
-    REM_ACCESS_ERR = "IBV_WC_REM_ACCESS_ERR"      # bad rkey, remote range or remote access flag
-    REM_OP_ERR = "IBV_WC_REM_OP_ERR"              # the responder failed to complete it
-    RETRY_EXC_ERR = "IBV_WC_RETRY_EXC_ERR"        # no acknowledgement after all retries
-    RNR_RETRY_EXC_ERR = "IBV_WC_RNR_RETRY_EXC_ERR"  # receiver never had a receive posted
-
-
-class VerbsError(OSError):
-    """A verb refused synchronously, as ``ibv_post_send`` or ``ibv_modify_qp`` return an errno."""
-
-
-@dataclass(frozen=True)
-class SGE:
-    """A scatter/gather element: ``length`` bytes at virtual address ``addr`` in the MR of ``lkey``."""
-
-    addr: int
-    length: int
-    lkey: int
-
-
-@dataclass(frozen=True)
-class WorkCompletion:
-    """One completion-queue entry; ``time_s`` is when it appears, on the simulated clock."""
-
-    wr_id: int
-    status: WCStatus
-    opcode: WCOpcode
-    qp_num: int
-    byte_len: int = 0
-    imm_data: int | None = None
-    time_s: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.status is WCStatus.SUCCESS
-
-    def __repr__(self) -> str:
-        imm = "" if self.imm_data is None else f", imm={self.imm_data:#x}"
-        return (f"WC(wr_id={self.wr_id}, {self.status.value}, {self.opcode.value}, qp={self.qp_num}, "
-                f"{self.byte_len} B{imm}, t={format_time(self.time_s)})")
+__all__ = ["Access", "CompletionQueue", "Context", "Fabric", "MemoryRegion", "Opcode", "ProtectionDomain",
+           "SGE", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion"]
 
 
 class Fabric:
@@ -114,13 +42,16 @@ class Fabric:
     between NICs; step costs come from :class:`netlab.hoststack.HostCosts`.
     """
 
-    def __init__(self, bandwidth_bps: float, hops: int = 1, costs: HostCosts | None = None) -> None:
+    def __init__(self, bandwidth_bps: float, hops: int = 1, costs: HostCosts | None = None,
+                 seed: int = 0) -> None:
         self.bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
-        self.hops = validate.integer("hops", hops, minimum=1)
+        self.seed = validate.integer("seed", seed, minimum=0, maximum=2**64 - 1)
+        self.hops = validate.integer("hops", hops, minimum=1, maximum=64)
         self.costs = default_costs() if costs is None else costs
         if not isinstance(self.costs, HostCosts):
             raise TypeError(f"costs must be a HostCosts, got {type(self.costs).__name__}")
         self.hosts: dict[str, Context] = {}
+        self._keys_in_use: set[int] = set()     # keys never repeat across devices of one fabric
 
     def open_device(self, host: str) -> Context:
         """Open the RDMA device of ``host`` (``ibv_open_device``); one context per host name."""
@@ -149,9 +80,18 @@ class Context:
         self.host = host
         self.clock_s = 0.0                   # this host's CPU time line
         self.mrs: dict[int, MemoryRegion] = {}   # key -> MR (lkey == rkey here, as on many HCAs)
-        self.qps: dict[int, object] = {}
-        self._keys = itertools.count(0x1000, 0x101)
+        self.qps: dict[int, QueuePair] = {}
+        digest = hashlib.sha256(f"{fabric.seed}/{host}".encode()).digest()
+        self._rng = random.Random(int.from_bytes(digest[:8], "little"))
         self._qpns = itertools.count(0x40)
+
+    def _new_key(self) -> int:
+        """A fresh 32-bit key: random, non-zero, unused anywhere on the fabric."""
+        while True:
+            key = self._rng.getrandbits(32)
+            if key and key not in self.fabric._keys_in_use:
+                self.fabric._keys_in_use.add(key)
+                return key
 
     def alloc_pd(self) -> ProtectionDomain:
         return ProtectionDomain(self)
@@ -179,14 +119,13 @@ class ProtectionDomain:
             raise TypeError(f"access must be netlab.rdma.Access flags, got {type(access).__name__}")
         if access & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC) and not access & Access.LOCAL_WRITE:
             raise VerbsError("EINVAL: REMOTE_WRITE and REMOTE_ATOMIC require LOCAL_WRITE (ibv_reg_mr)")
-        key = next(self.context._keys)
+        key = self.context._new_key()
         mr = MemoryRegion(self, buffer, access, key)
         self.context.mrs[key] = mr
         return mr
 
-    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue):
+    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue) -> QueuePair:
         """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC)."""
-        from netlab.rdma.qp import QueuePair
         return QueuePair(self, send_cq, recv_cq)
 
 
@@ -204,7 +143,9 @@ class MemoryRegion:
 
     def sge(self, offset: int = 0, length: int | None = None) -> SGE:
         """An SGE for ``length`` bytes at ``offset`` into this region (all of it by default)."""
-        length = self.length - offset if length is None else length
+        offset = validate.integer("offset", offset, minimum=0, maximum=self.length)
+        length = self.length - offset if length is None else validate.integer(
+            "length", length, minimum=0, maximum=2**31)
         return SGE(self.addr + offset, length, self.lkey)
 
     def contains(self, addr: int, length: int) -> bool:
@@ -223,30 +164,3 @@ class MemoryRegion:
                 f"{self.access!s})")
 
 
-class CompletionQueue:
-    """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
-
-    def __init__(self, context: Context) -> None:
-        self.context = context
-        self._heap: list[tuple[float, int, WorkCompletion]] = []
-        self._seq = itertools.count()
-
-    def push(self, wc: WorkCompletion) -> None:
-        heapq.heappush(self._heap, (wc.time_s, next(self._seq), wc))
-
-    def __len__(self) -> int:
-        return len(self._heap)
-
-    def poll(self, max_entries: int = 1) -> list[WorkCompletion]:
-        """Up to ``max_entries`` completions, earliest first (``ibv_poll_cq`` in a spin loop).
-
-        The host's clock moves to each completion's time (it waited for it) plus the
-        cost of polling it.
-        """
-        max_entries = validate.integer("max_entries", max_entries, minimum=1)
-        out = []
-        while self._heap and len(out) < max_entries:
-            _, _, wc = heapq.heappop(self._heap)
-            self.context.clock_s = max(self.context.clock_s, wc.time_s) + self.context.fabric.costs.poll_s
-            out.append(wc)
-        return out

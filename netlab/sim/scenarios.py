@@ -56,10 +56,20 @@ class IncastResult:
     pause_events: int
     run: RunResult
 
+    @property
+    def slowdown(self) -> float:
+        """Completion time over the ideal time (1.0 = the receiver's link never idle)."""
+        return self.completion_time_s / self.ideal_time_s
+
     def __repr__(self) -> str:
         return (f"IncastResult({self.mode}, {self.n_senders} senders: {format_time(self.completion_time_s)} "
-                f"({self.goodput_fraction:.0%} of ideal), {self.dropped_packets} drops, "
+                f"({self.slowdown:.1f}x the ideal time), {self.dropped_packets} drops, "
                 f"{self.timeouts} timeouts, {self.pause_events} pauses)")
+
+    def __str__(self) -> str:
+        return (f"{self.mode}, {self.n_senders} senders: done in {format_time(self.completion_time_s)}, "
+                f"{self.slowdown:,.1f} times the ideal {format_time(self.ideal_time_s)}; "
+                f"{self.dropped_packets} drops, {self.timeouts} timeouts, {self.pause_events} pause events")
 
 
 def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: float = 100e3,
@@ -105,6 +115,16 @@ class VictimResult:
         return (f"VictimResult({self.mode}: victim {format_time(self.victim_time_s)} vs "
                 f"{format_time(self.victim_alone_s)} alone (x{self.slowdown:.1f}); shared link paused "
                 f"{format_time(self.shared_link_paused_s)})")
+
+    def __str__(self) -> str:
+        if self.shared_link_paused_s > 0:
+            paused = f"the shared link s0 -> s1 was paused for {format_time(self.shared_link_paused_s)}"
+        elif self.mode == "credits":
+            paused = "no pause frames: the shared link s0 -> s1 waited for credit instead"
+        else:
+            paused = "the shared link s0 -> s1 was never paused"
+        return (f"{self.mode}: the victim took {format_time(self.victim_time_s)} against "
+                f"{format_time(self.victim_alone_s)} alone, {self.slowdown:.1f} times longer; {paused}")
 
 
 def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
@@ -167,6 +187,12 @@ class StormResult:
         return (f"StormResult({self.mode}: victim got {self.victim_delivered_fraction:.0%} of its data; "
                 f"{len(self.paused_ports)} ports paused: {', '.join(self.paused_ports)})")
 
+    def __str__(self) -> str:
+        ports = ", ".join(self.paused_ports) if self.paused_ports else "none"
+        count = f"{len(self.paused_ports)} port{'' if len(self.paused_ports) == 1 else 's'}"
+        return (f"{self.mode}: the victim delivered {self.victim_delivered_fraction:.0%} of its data; "
+                f"{count} still paused at the end ({ports})")
+
 
 def pause_storm(mode: str = "pfc", size_bytes: int = 300_000, storm_start_s: float = 10e-6,
                 duration_s: float = 300e-6, buffer_bytes: float = 100e3, bandwidth_bps: float = 100e9,
@@ -203,36 +229,74 @@ class SharingResult:
     rates_bps: tuple[tuple[float, ...], ...]  # one tuple per flow
     queue_time_s: tuple[float, ...]
     queue_bytes: tuple[int, ...]
-    fair_share_bps: float
+    fair_share_bps: float                     # payload goodput per flow if the link is shared equally
     run: RunResult
+
+    def mean_rates_bps(self, since_s: float) -> tuple[float, ...]:
+        """Each flow's mean goodput over the sampling intervals that end after ``since_s``."""
+        since_s = validate.non_negative("since_s", since_s)
+        keep = [i for i, t in enumerate(self.time_s) if t > since_s]
+        if not keep:
+            raise ValueError(f"since_s must be before the last sample ({self.time_s[-1]} s), got {since_s}")
+        return tuple(sum(r[i] for i in keep) / len(keep) for r in self.rates_bps)
+
+    def mean_queue_bytes(self, since_s: float) -> float:
+        """The bottleneck queue's mean over the samples after ``since_s``."""
+        since_s = validate.non_negative("since_s", since_s)
+        kept = [b for t, b in zip(self.queue_time_s, self.queue_bytes) if t > since_s]
+        if not kept:
+            raise ValueError(f"since_s must be before the last sample ({self.queue_time_s[-1]} s), got {since_s}")
+        return sum(kept) / len(kept)
+
+    def jain_index(self, since_s: float) -> float:
+        """Jain's fairness index of the mean rates after ``since_s``: 1 when all are equal."""
+        m = self.mean_rates_bps(since_s)
+        return sum(m) ** 2 / (len(m) * sum(x * x for x in m))
 
     def __repr__(self) -> str:
         last = ", ".join(format_rate(r[-1]) for r in self.rates_bps)
         return f"SharingResult({self.n_flows} flows, last interval: {last}; fair {format_rate(self.fair_share_bps)})"
 
+    def __str__(self) -> str:
+        half = self.time_s[-1] / 2
+        shares = ", ".join(f"{m / self.fair_share_bps:.0%}" for m in self.mean_rates_bps(half))
+        return (f"{self.n_flows} flows, over the second half of the run each got {shares} of the fair share "
+                f"{format_rate(self.fair_share_bps)} (Jain index {self.jain_index(half):.3f}); mean queue "
+                f"{self.mean_queue_bytes(half) / 1e3:.0f} KB, largest {max(self.queue_bytes) / 1e3:.0f} KB")
 
-def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 2e-3, bandwidth_bps: float = 25e9,
-                  stagger_s: float = 200e-6, rate_ai_bps: float = 0.25e9, seed: int = 0,
-                  sample_interval_s: float = 100e-6) -> SharingResult:
+
+def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 0.1, bandwidth_bps: float = 40e9,
+                  stagger_s: float = 200e-6, rate_ai_bps: float = 40e6, seed: int = 0,
+                  sample_interval_s: float = 5e-3, kmin_bytes: float | None = None,
+                  kmax_bytes: float | None = None, pmax: float | None = None,
+                  byte_counter_bytes: float | None = None) -> SharingResult:
     """``n_flows`` long flows (one per sender, started ``stagger_s`` apart) into one receiver
-    with PFC; with ``ecn`` the switch marks (registry ``assume.dcqcn.*``: 5-200 KB, up to 10 %) and senders run DCQCN
-    with additive increase ``rate_ai_bps`` (hyper increase 5x that)."""
+    with PFC. With ``ecn`` the switch marks with the DCQCN paper's profile (registry
+    ``dcqcn.paper.*``: 5-200 KB, at most 1 %, 100 % above 200 KB, chosen for 40 Gb/s) and the
+    senders run :class:`~netlab.sim.cc.DCQCN` with additive increase ``rate_ai_bps`` (hyper
+    increase 5x that) and a byte counter of ``byte_counter_bytes`` (registry
+    ``assume.dcqcn.byte_counter``, 10 MB). The queue is sampled every
+    ``min(sample_interval_s / 10, 20 µs)``."""
     n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=16)
     validate.boolean("ecn", ecn)
     duration_s = validate.positive("duration_s", duration_s)
     stagger_s = validate.non_negative("stagger_s", stagger_s)
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
     sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)
+    kmin = specs.value("dcqcn.paper.kmin") if kmin_bytes is None else validate.non_negative("kmin_bytes", kmin_bytes)
+    kmax = specs.value("dcqcn.paper.kmax") if kmax_bytes is None else validate.positive("kmax_bytes", kmax_bytes)
+    pmax = specs.value("dcqcn.paper.pmax") if pmax is None else validate.in_range("pmax", pmax, 0.0, 1.0)
+    counter = (specs.value("assume.dcqcn.byte_counter") if byte_counter_bytes is None
+               else validate.positive("byte_counter_bytes", byte_counter_bytes))
     net = single_switch(n_flows + 1, bandwidth_bps, flow_control=PFC(1_000_000), seed=seed,
-                        ecn=ECNMarking(specs.value("assume.dcqcn.kmin"), specs.value("assume.dcqcn.kmax"),
-                                       specs.value("assume.dcqcn.pmax")) if ecn else None)
+                        ecn=ECNMarking(kmin, kmax, pmax) if ecn else None)
     cc = functools.partial(DCQCN, rate_ai_bps=rate_ai_bps, rate_hai_bps=5 * rate_ai_bps,
-                           byte_counter_bytes=specs.value("assume.dcqcn.byte_counter")) if ecn else None
+                           byte_counter_bytes=counter) if ecn else None
     for i in range(1, n_flows + 1):
         net.add_flow(f"h{i}", "h0", 10**12, start_s=(i - 1) * stagger_s, cc=cc)
     net.sample_flows(sample_interval_s)
-    net.sample_queues(["s0[0]"], sample_interval_s / 10)
-    run = net.run(until_s=duration_s, max_events=5_000_000)
+    net.sample_queues(["s0[0]"], min(sample_interval_s / 10, 20e-6))
+    run = net.run(until_s=duration_s, max_events=50_000_000)
     traces = run.flow_traces
     q = run.queue_traces[0]
     fair = bandwidth_bps * net.mtu_bytes / (net.mtu_bytes + net.header_bytes) / n_flows

@@ -43,21 +43,10 @@ register(
 )
 
 register(
-    Spec("assume.dcqcn.kmin", 5e3, "B",
-         "Queue depth where ECN marking starts in chapter 4's DCQCN scenario",
-         "netlab-assumptions", "2026", "assumption", "-", published="5 KB",
-         note="Coincides with the DCQCN paper's table as reported elsewhere (unconfirmed); the authors' "
-              "ns-3 sample config uses KMIN 40, KMAX 1000, PMAX 1.0."),
-    Spec("assume.dcqcn.kmax", 200e3, "B",
-         "Queue depth where ECN marking reaches its maximum probability in chapter 4's DCQCN scenario",
-         "netlab-assumptions", "2026", "assumption", "-", published="200 KB"),
-    Spec("assume.dcqcn.pmax", 0.10, "1",
-         "Largest ECN marking probability in chapter 4's DCQCN scenario",
-         "netlab-assumptions", "2026", "assumption", "-", published="10 %",
-         note="A choice of netlab's, matching neither published configuration (1 % and 100 %)."),
     Spec("assume.dcqcn.byte_counter", 10e6, "B",
          "DCQCN byte counter between rate-increase steps in chapter 4's scenario",
          "netlab-assumptions", "2026", "assumption", "-", published="10 MB",
-         note="Coincides with the paper's table as reported elsewhere (unconfirmed)."),
+         note="Two secondary reports give 10 MB as the DCQCN paper's byte counter (paper body not "
+              "retrieved); the authors' ns-3 sample uses 300 000 B."),
 )
 

@@ -58,15 +58,77 @@ register(
          "nccl-issue-2409", "2025", "measured", "S", published="216-231 GB/s",
          note="The user expected ~470 GB/s; two nodes run a tree, whose busbw can exceed the "
               "per-NIC figure (nccl-tests issue 196)."),
-    # --- NCCL's own per-step latencies for the other protocols (tuning model) ---------------
-    Spec("nccl.ring_ll128_step_latency.nvlink", 1.9 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (LL128 protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="1.9 µs",
-         note="hwLat[NVLINK][RING][LL128] in src/graph/tuning.cc (NCCL ~2.7)."),
-    Spec("nccl.ring_simple_step_latency.nvlink", 3.4 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (Simple protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="3.4 µs"),
-    Spec("nccl.ring_simple_step_latency.net", 9.6 * us, "s",
-         "Latency NCCL's tuning model adds per ring step across the network (Simple protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="9.6 µs"),
+)
+
+# --- NCCL's tuning model as shipped in NCCL 2.30.7 (src/graph/tuning.cc, src/graph/topo.h) ----
+# The tuner predicts time = latency + bytes / bandwidth for every (algorithm, protocol) and
+# runs the fastest. Its latency is a base per collective plus a per-step hardware latency;
+# its bandwidth is the topology's bus bandwidth times a per-protocol efficiency, capped.
+# netlab.nccl_model rebuilds the ring and tree part of that model from these entries.
+_TUNER_SRC = ("nccl-tuning-cc-2-30", "2026-06", "shipping", "P")
+_PROTOCOLS = ("ll", "ll128", "simple")
+_BASE_US = {"tree": (6.8, 14.0, 8.4), "ring": (6.6, 14.0, 8.4)}
+_HW_US = {"nvlink": {"tree": (0.6, 1.25, 4.0), "ring": (0.6, 1.9, 3.4)},
+          "pcie": {"tree": (1.0, 1.9, 4.0), "ring": (1.0, 2.5, 5.7)},
+          "net": {"tree": (5.0, 8.5, 14.0), "ring": (2.7, 4.0, 14.0)}}
+for _algo, _values in _BASE_US.items():
+    for _proto, _us in zip(_PROTOCOLS, _values):
+        register(Spec(f"nccl.tuner.base_latency.{_algo}.{_proto}", _us * us, "s",
+                      f"Base latency NCCL's tuner charges once per collective for the {_algo} "
+                      f"algorithm with the {_proto.upper()} protocol",
+                      *_TUNER_SRC, published=f"{_us} µs",
+                      note="baseLatencies in the tuner constants of src/graph/tuning.cc (NCCL 2.30.7). "
+                           "NCCL 2.7 had 3.6 µs for ring LL and 4.4 µs for tree LL."))
+for _hw, _table in _HW_US.items():
+    for _algo, _values in _table.items():
+        for _proto, _us in zip(_PROTOCOLS, _values):
+            register(Spec(f"nccl.tuner.step_latency.{_hw}.{_algo}.{_proto}", _us * us, "s",
+                          f"Latency NCCL's tuner charges per {_algo} step over {_hw.upper()} "
+                          f"with the {_proto.upper()} protocol",
+                          *_TUNER_SRC, published=f"{_us} µs",
+                          note="hwLatencies in src/graph/tuning.cc (NCCL 2.30.7). A ring all-reduce "
+                               "pays 2(n-1) steps, a tree 2(ranks per node - 1) NVLink/PCIe steps "
+                               "plus 2 log2(nodes) network steps."))
+register(
+    Spec("nccl.tuner.nvlink_bw_per_link.hopper", 20.6 * GBps, "bit/s",
+         "Bandwidth NCCL's topology model assumes per NVLink of a Hopper GPU (SM90), per direction",
+         *_TUNER_SRC, published="20.6 GB/s",
+         note="SM90_NVLINK_BW in src/graph/topo.h; 18 links give the 370.8 GB/s ring cap, "
+              "82 % of the 25 GB/s line rate per link."),
+    Spec("nccl.tuner.nvlink_bw_per_link.blackwell", 40.1 * GBps, "bit/s",
+         "Bandwidth NCCL's topology model assumes per NVLink of a Blackwell GPU (SM100), per direction",
+         *_TUNER_SRC, published="40.1 GB/s",
+         note="SM100_NVLINK_BW in src/graph/topo.h; 18 links give 721.8 GB/s, 80 % of 50 GB/s."),
+    Spec("nccl.tuner.ll_max_busbw.hopper", 141.0 * GBps, "bit/s",
+         "Cap NCCL's tuner puts on LL-protocol busbw inside one Hopper node",
+         *_TUNER_SRC, published="141 GB/s", note="llMaxBws[Hopper][1 node] in src/graph/tuning.cc."),
+    Spec("nccl.tuner.ll_max_busbw.blackwell", 282.0 * GBps, "bit/s",
+         "Cap NCCL's tuner puts on LL-protocol busbw inside one Blackwell node",
+         *_TUNER_SRC, published="2 x 141 GB/s", note="llMaxBws[Blackwell][1 node]."),
+    Spec("nccl.tuner.ll_max_busbw.x86_2_nodes", 39.0 * GBps, "bit/s",
+         "Cap NCCL's tuner puts on LL-protocol busbw across 2 nodes with Intel x86 hosts",
+         *_TUNER_SRC, published="39.0 GB/s", note="llMaxBws[Intel][2 nodes]; 87.7 and 22.5 on AMD."),
+    Spec("nccl.tuner.ll_max_busbw.x86_many_nodes", 20.4 * GBps, "bit/s",
+         "Cap NCCL's tuner puts on LL-protocol busbw across more than 2 nodes with Intel x86 hosts",
+         *_TUNER_SRC, published="20.4 GB/s", note="llMaxBws[Intel][4+ nodes]; 19.0 on AMD."),
+    Spec("nccl.tuner.net_overhead.x86_intel", 1.0 * us, "s",
+         "Per-step network post overhead NCCL's tuner charges a multi-node ring (x3 for Simple), "
+         "Intel x86 hosts",
+         *_TUNER_SRC, published="1.0 µs", note="getNetOverhead in src/graph/tuning.cc; 2.0 µs on AMD."),
+)
+register(
+    Spec("nccl.tuner.step_latency.nvlink.nvls.simple", 25.0 * us, "s",
+         "Latency NCCL's tuner charges an NVLink SHARP (NVLS) all-reduce inside an NVLink domain "
+         "(the whole latency: NVLS has no base latency)",
+         *_TUNER_SRC, published="25 µs", note="hwLatencies[NVLINK][NVLS][Simple] in src/graph/tuning.cc."),
+    Spec("nccl.tuner.step_latency.net.nvls_tree.simple", 20.9 * us, "s",
+         "Latency NCCL's tuner charges per network level of an NVLS-tree all-reduce across nodes",
+         *_TUNER_SRC, published="20.9 µs",
+         note="hwLatencies[NET][NVLSTree][Simple]; the total is 25 µs + 2 log2(nodes) x 20.9 µs."),
+    Spec("nccl.tuner.nvls_efficiency.hopper", 0.85, "1",
+         "Share of the NVLink bus bandwidth NCCL's tuner credits NVLS with on Hopper",
+         *_TUNER_SRC, published="0.85", note="nvlsEfficiency in src/graph/tuning.cc; doubled for all-reduce."),
+    Spec("nccl.tuner.nvls_efficiency.blackwell", 0.74, "1",
+         "Share of the NVLink bus bandwidth NCCL's tuner credits NVLS with on Blackwell",
+         *_TUNER_SRC, published="0.74", note="nvlsEfficiency in src/graph/tuning.cc."),
 )

@@ -106,3 +106,21 @@ register(
          "synchronisation), which staging pays on each side", *_A, published="5 µs",
          note="GDRCopy exists to avoid it for small messages."),
 )
+
+
+register(
+    # --- DCQCN ECN marking at the switch (Zhu et al. 2015), as other papers quote it ----------
+    Spec("dcqcn.paper.kmin", 5e3, "B",
+         "DCQCN's recommended ECN marking threshold K_min at 40 Gb/s: below it the switch marks "
+         "nothing", "huang-swcc", "2025", "simulated", "S", published="Kmin = 5KB",
+         note="Zhu et al. (SIGCOMM 2015) chose its parameters with its fluid model; the paper body was "
+              "not retrieved, so the value is taken from a 2025 USENIX ATC paper that uses 'the default "
+              "parameter setting' of DCQCN. Other repositories quote the same 5 KB / 200 KB / 1 %."),
+    Spec("dcqcn.paper.kmax", 200e3, "B",
+         "DCQCN's recommended K_max at 40 Gb/s: the marking probability reaches P_max there and "
+         "jumps to 100 % above it", "huang-swcc", "2025", "simulated", "S", published="Kmax = 200KB"),
+    Spec("dcqcn.paper.pmax", 0.01, "1",
+         "DCQCN's recommended largest marking probability below K_max",
+         "huang-swcc", "2025", "simulated", "S", published="Pmax = 1%"),
+)
+

@@ -9,7 +9,7 @@ the sum of both directions: each ``_bidir`` entry has a one-way partner of half.
 """
 
 from netlab.specs import Spec, register
-from netlab.units import Gbps, TBps, kW, us
+from netlab.units import Gbps, TBps, kW
 
 register(
     # --- GB200 NVL72 rack ---------------------------------------------------------------
@@ -42,6 +42,10 @@ register(
          "Switching bandwidth of one NVLink Switch tray, one direction",
          "nvidia-nvlink-page", "2024", "derived", "D", published="7.2 TB/s per direction",
          note="Half of the 14.4 TB/s bidirectional figure."),
+    Spec("nvlink.4.links_per_gpu", 18, "1", "NVLink 4 links of one H100/H200 GPU",
+         "mlperf-h200-system", "2024", "shipping", "P", published="18 links x 50 GB/s"),
+    Spec("nvlink.5.links_per_gpu", 18, "1", "NVLink 5 links of one Blackwell GPU",
+         "nvidia-nvlink-page", "2024", "shipping", "S", published="18 links x 100 GB/s"),
     Spec("nvlink.5.max_domain_gpus", 576, "1", "Largest NVLink 5 domain NVIDIA documents",
          "nvidia-mission-control-nvlink", "2025", "shipping", "P", published="576 GPUs",
          note="The same page writes '900 GB/s bidirectional per link', inconsistent with "
@@ -72,22 +76,6 @@ register(
          "Scale-out network rate per GPU in the HGX B300 reference architecture ('2-8-9-800', "
          "ConnectX-8), one direction",
          "nvidia-hgx-b300-ra", "2025", "shipping", "P", published="800 Gb/s per GPU"),
-    # --- per-step latency of NCCL's ring, small-message (LL) protocol, by link type --------
-    # From NCCL's own alpha-beta tuning model (hwLat table, NCCL ~2.7 source code): the
-    # latency one ring step adds. Newer NCCL versions retune these; they set the scale.
-    Spec("nccl.ring_ll_step_latency.nvlink", 0.47 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over NVLink (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="0.47 µs",
-         note="hwLat[NVLINK][RING][LL] in src/graph/tuning.cc; LL128 1.9 µs, Simple 3.4 µs."),
-    Spec("nccl.ring_ll_step_latency.pcie", 1.0 * us, "s",
-         "Latency NCCL's tuning model adds per ring step over PCIe (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="1.0 µs",
-         note="hwLat[PCI][RING][LL]; LL128 2.5 µs, Simple 5.7 µs."),
-    Spec("nccl.ring_ll_step_latency.net", 2.7 * us, "s",
-         "Latency NCCL's tuning model adds per ring step across the network (LL protocol)",
-         "nccl-tuning-cc", "2020", "shipping", "P", published="2.7 µs",
-         note="hwLat[NET][RING][LL]; LL128 4.0 µs, Simple 9.6 µs. A fixed base latency per "
-              "collective (3.6 µs for ring LL) comes on top and is left out of netlab's alpha."),
     # --- netlab's assumption for the PCIe-mesh counterfactual ------------------------------
     Spec("assume.pcie_mesh_power_ratio", 1.0, "1",
          "Power of an 8-GPU node whose GPUs talk only over PCIe 5.0, as a fraction of a DGX H100 "
@@ -99,16 +87,29 @@ register(
     Spec("gpu.gb200.memory_bandwidth", 8 * TBps, "bit/s", "GB200 HBM3e bandwidth per Blackwell GPU",
          "glennklockwood-b200", "2024", "shipping", "S", published="8 TB/s"),
     # --- model shapes used in the inference examples (published configurations) -----------
-    Spec("model.llama3_70b.n_params", 70.5629e9, "1", "Parameters of Llama 3 70B",
-         "hf-llama3-params", "2024", "shipping", "S", published="70,562,938,880"),
-    Spec("model.llama3_70b.n_layers", 80, "1", "Transformer layers of Llama 3 70B",
-         "hf-llama3-params", "2024", "shipping", "S", published="80"),
-    Spec("model.llama3_70b.d_model", 8192, "1", "Hidden size of Llama 3 70B",
-         "hf-llama3-params", "2024", "shipping", "S", published="8192"),
-    Spec("model.llama31_405b.n_params", 410.1434e9, "1", "Parameters of Llama 3.1 405B",
-         "hf-llama3-params", "2024", "shipping", "S", published="410,143,424,512"),
-    Spec("model.llama31_405b.n_layers", 126, "1", "Transformer layers of Llama 3.1 405B",
-         "hf-llama3-params", "2024", "shipping", "S", published="126"),
-    Spec("model.llama31_405b.d_model", 16384, "1", "Hidden size of Llama 3.1 405B",
-         "hf-llama3-params", "2024", "shipping", "S", published="16384"),
+    # Architecture from each model's config.json; the parameter count is the sum of the
+    # tensor shapes it implies (netlab.inference.dense_transformer_params, checked in the tests).
+    Spec("model.llama3_70b.n_params", 70_553_706_496, "1", "Parameters of Llama 3 70B",
+         "hf-llama3-70b-config", "2024", "shipping", "P", published="70,553,706,496",
+         note="Counted from the configuration below (untied embeddings). Before 2026-12 netlab "
+              "stored 70.5629e9, 9.2 million too many."),
+    Spec("model.llama31_405b.n_params", 405_853_388_800, "1", "Parameters of Llama 3.1 405B",
+         "hf-llama31-405b-config", "2024", "shipping", "P", published="405,853,388,800",
+         note="Counted from the configuration below (untied embeddings); 811.7 GB in BF16. Before "
+              "2026-12 netlab stored 410.14e9, about 1 % too many."),
 )
+_LLAMA_CONFIGS = {
+    "llama3_70b": ("hf-llama3-70b-config", "Llama 3 70B",
+                   dict(n_layers=80, d_model=8192, d_ffn=28672, n_heads=64, n_kv_heads=8, vocab=128256)),
+    "llama31_405b": ("hf-llama31-405b-config", "Llama 3.1 405B",
+                     dict(n_layers=126, d_model=16384, d_ffn=53248, n_heads=128, n_kv_heads=8, vocab=128256)),
+}
+_FIELDS = {"n_layers": ("num_hidden_layers", "Transformer layers"), "d_model": ("hidden_size", "Hidden size"),
+           "d_ffn": ("intermediate_size", "MLP (FFN) inner size"),
+           "n_heads": ("num_attention_heads", "Attention (query) heads"),
+           "n_kv_heads": ("num_key_value_heads", "Key-value heads (grouped-query attention)"),
+           "vocab": ("vocab_size", "Vocabulary size")}
+for _model, (_source, _title, _config) in _LLAMA_CONFIGS.items():
+    for _field, _value in _config.items():
+        register(Spec(f"model.{_model}.{_field}", _value, "1", f"{_FIELDS[_field][1]} of {_title}",
+                      _source, "2024", "shipping", "P", published=f"{_FIELDS[_field][0]} = {_value}"))

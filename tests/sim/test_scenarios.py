@@ -16,7 +16,8 @@ API = {
     sc.pause_storm: dict(mode="pfc", size_bytes=8_000, storm_start_s=1e-6, duration_s=20e-6, buffer_bytes=100e3,
                          bandwidth_bps=100e9, seed=0),
     sc.dcqcn_sharing: dict(n_flows=2, duration_s=50e-6, bandwidth_bps=25e9, stagger_s=10e-6,
-                           rate_ai_bps=0.5e9, seed=0, sample_interval_s=10e-6),
+                           rate_ai_bps=0.5e9, seed=0, sample_interval_s=10e-6, kmin_bytes=5e3,
+                           kmax_bytes=200e3, pmax=0.01, byte_counter_bytes=10e6),
 }
 
 
@@ -50,10 +51,26 @@ def test_deadlock_needs_the_cycle():
 
 
 def test_dcqcn_keeps_the_queue_far_below_pfc_alone():
-    with_ecn = sc.dcqcn_sharing(2, duration_s=1e-3)
-    without = sc.dcqcn_sharing(2, ecn=False, duration_s=1e-3)
+    with_ecn = sc.dcqcn_sharing(2, duration_s=2e-3, sample_interval_s=100e-6)
+    without = sc.dcqcn_sharing(2, ecn=False, duration_s=2e-3, sample_interval_s=100e-6)
     assert max(with_ecn.queue_bytes) < 0.25 * max(without.queue_bytes)
-    assert len(with_ecn.rates_bps) == 2 and with_ecn.fair_share_bps == pytest.approx(25e9 * 4096 / 4160 / 2)
+    assert len(with_ecn.rates_bps) == 2 and with_ecn.fair_share_bps == pytest.approx(40e9 * 4096 / 4160 / 2)
+
+
+@pytest.mark.parametrize("n_flows, seed, tolerance, jain", [(2, 0, 0.05, 0.998), (2, 1, 0.05, 0.998),
+                                                         (2, 2, 0.05, 0.998), (3, 0, 0.15, 0.985),
+                                                         (3, 1, 0.15, 0.985), (3, 2, 0.15, 0.985)])
+def test_dcqcn_reaches_the_fair_share_with_the_papers_parameters(n_flows, seed, tolerance, jain):
+    # 100 ms at 40 Gb/s with the paper's marking profile (1 % at most): over the last 50 ms
+    # two flows each get their fair share within 5 %; three flows wander further (85-113 %
+    # over seeds 0-2), the slow timescale the chapter explains. The old 4 ms run with 10 %
+    # marking left 11.3 / 7.2 / 6.2 Gb/s against 8.21 (a 38 % spread) and passed a 60:40 test.
+    r = sc.dcqcn_sharing(n_flows, duration_s=0.1, seed=seed)
+    means = r.mean_rates_bps(0.05)
+    assert all(abs(m / r.fair_share_bps - 1) < tolerance for m in means), means
+    assert r.jain_index(0.05) > jain
+    assert sum(means) > 0.97 * n_flows * r.fair_share_bps
+    assert "Jain index" in str(r) and "SharingResult(" not in str(r)
 
 
 def test_pause_storm_spreads_with_pfc_and_not_when_lossy():

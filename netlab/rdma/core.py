@@ -1,0 +1,133 @@
+"""The verbs vocabulary every RDMA module shares: flags, opcodes, statuses, SGEs, completions
+and the completion queue.
+
+It imports nothing else of :mod:`netlab.rdma`, so :mod:`netlab.rdma.qp` (the queue
+pair) and :mod:`netlab.rdma.verbs` (fabric, device, PD, MR) both build on it and
+neither needs the other at import time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import enum
+import heapq
+import itertools
+
+from netlab import validate
+from netlab.units import format_time
+
+
+class Access(enum.IntFlag):
+    """Memory-region and QP access flags (``IBV_ACCESS_*``)."""
+
+    NONE = 0
+    LOCAL_WRITE = 1
+    REMOTE_WRITE = 2
+    REMOTE_READ = 4
+    REMOTE_ATOMIC = 8
+
+
+class Opcode(enum.Enum):
+    """Send-queue opcodes (``IBV_WR_*``)."""
+
+    SEND = "SEND"
+    RDMA_WRITE = "RDMA_WRITE"
+    RDMA_WRITE_WITH_IMM = "RDMA_WRITE_WITH_IMM"
+    RDMA_READ = "RDMA_READ"
+    ATOMIC_FETCH_AND_ADD = "ATOMIC_FETCH_AND_ADD"
+    ATOMIC_CMP_AND_SWP = "ATOMIC_CMP_AND_SWP"
+
+
+class WCOpcode(enum.Enum):
+    """What a work completion reports (``IBV_WC_*`` opcodes)."""
+
+    SEND = "SEND"
+    RDMA_WRITE = "RDMA_WRITE"
+    RDMA_READ = "RDMA_READ"
+    COMP_SWAP = "COMP_SWAP"
+    FETCH_ADD = "FETCH_ADD"
+    RECV = "RECV"
+    RECV_RDMA_WITH_IMM = "RECV_RDMA_WITH_IMM"
+
+
+class WCStatus(enum.Enum):
+    """Completion status codes, named after ``enum ibv_wc_status``."""
+
+    SUCCESS = "IBV_WC_SUCCESS"
+    LOC_LEN_ERR = "IBV_WC_LOC_LEN_ERR"            # receive buffer too small / bad local length
+    LOC_PROT_ERR = "IBV_WC_LOC_PROT_ERR"          # bad lkey, local range or local access flag
+    WR_FLUSH_ERR = "IBV_WC_WR_FLUSH_ERR"          # the QP was in ERR: request flushed
+    REM_INV_REQ_ERR = "IBV_WC_REM_INV_REQ_ERR"    # the responder found the request invalid
+    REM_ACCESS_ERR = "IBV_WC_REM_ACCESS_ERR"      # bad rkey, remote range or remote access flag
+    REM_OP_ERR = "IBV_WC_REM_OP_ERR"              # the responder failed to complete it
+    RETRY_EXC_ERR = "IBV_WC_RETRY_EXC_ERR"        # no acknowledgement after all retries
+    RNR_RETRY_EXC_ERR = "IBV_WC_RNR_RETRY_EXC_ERR"  # receiver never had a receive posted
+
+
+class VerbsError(OSError):
+    """A verb refused synchronously, as ``ibv_post_send`` or ``ibv_modify_qp`` return an errno."""
+
+
+@dataclass(frozen=True)
+class SGE:
+    """A scatter/gather element: ``length`` bytes at virtual address ``addr`` in the MR of ``lkey``."""
+
+    addr: int
+    length: int
+    lkey: int
+
+    def __post_init__(self) -> None:
+        validate.integer("addr", self.addr, minimum=0, maximum=2**64 - 1)
+        validate.integer("length", self.length, minimum=0, maximum=2**31)   # IBTA: a message is at most 2 GiB
+        validate.integer("lkey", self.lkey, minimum=0, maximum=2**32 - 1)
+
+
+@dataclass(frozen=True)
+class WorkCompletion:
+    """One completion-queue entry; ``time_s`` is when it appears, on the simulated clock."""
+
+    wr_id: int
+    status: WCStatus
+    opcode: WCOpcode
+    qp_num: int
+    byte_len: int = 0
+    imm_data: int | None = None
+    time_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status is WCStatus.SUCCESS
+
+    def __repr__(self) -> str:
+        imm = "" if self.imm_data is None else f", imm={self.imm_data:#x}"
+        return (f"WC(wr_id={self.wr_id}, {self.status.value}, {self.opcode.value}, qp={self.qp_num}, "
+                f"{self.byte_len} B{imm}, t={format_time(self.time_s)})")
+
+
+class CompletionQueue:
+    """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self._heap: list[tuple[float, int, WorkCompletion]] = []
+        self._seq = itertools.count()
+
+    def push(self, wc: WorkCompletion) -> None:
+        heapq.heappush(self._heap, (wc.time_s, next(self._seq), wc))
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def poll(self, max_entries: int = 1) -> list[WorkCompletion]:
+        """Up to ``max_entries`` completions, earliest first (``ibv_poll_cq`` in a spin loop).
+
+        The host's clock moves to each completion's time (it waited for it) plus the
+        cost of polling it.
+        """
+        max_entries = validate.integer("max_entries", max_entries, minimum=1)
+        out = []
+        while self._heap and len(out) < max_entries:
+            _, _, wc = heapq.heappop(self._heap)
+            self.context.clock_s = max(self.context.clock_s, wc.time_s) + self.context.fabric.costs.poll_s
+            out.append(wc)
+        return out

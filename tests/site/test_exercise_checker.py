@@ -1,0 +1,122 @@
+"""The browser checker (_static/netlab-exercise.js) gives the verdicts of the Python checker.
+
+A minimal local page loads the script; Chromium runs it on the shared table of typed answers
+(tests/data/exercise_cases.json) and, when the site is built, on every exercise of the book with
+the answers of :mod:`tests.site.exercise_battery`. Each message must equal Python's, word for word.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+
+import pytest
+
+from netlab import exercises
+from tests.site import browser_checks, exercise_battery as eb
+from tests.site.sitefiles import ROOT, SiteServer
+from tests.test_exercises import CASES, case_exercise
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Checker</title>
+<link rel="icon" href="data:,"><script src="netlab-exercise.js"></script></head>
+<body><main>{form}</main></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def checker_page(browser_required, tmp_path_factory):
+    """A page with the checker script and one exercise form, open in headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    root = tmp_path_factory.mktemp("checker")
+    shutil.copy(ROOT / "_static" / "netlab-exercise.js", root / "netlab-exercise.js")
+    form = case_exercise("serialize-ns")._repr_html_()
+    (root / "index.html").write_text(PAGE.format(form=form), encoding="utf-8")
+    profile = tempfile.mkdtemp(prefix="netlab-chromium-")
+    try:
+        with SiteServer(root) as server, sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                profile, executable_path=browser_checks.CHROMIUM, headless=True, args=browser_checks.CHROMIUM_ARGS)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(server.base_url + "index.html")
+            page.wait_for_function("() => window.netlabExercise !== undefined")
+            yield page
+            context.close()
+            assert not errors, errors
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _js_verdicts(page, pairs):
+    return page.evaluate("pairs => pairs.map(([spec, text]) => window.netlabExercise.verdict(spec, text))", pairs)
+
+
+def test_browser_agrees_with_python_on_the_shared_table(checker_page):
+    pairs = [[case_exercise(c["exercise"]).spec(), c["input"]] for c in CASES["cases"]]
+    disagree = []
+    for case, (spec, text), (correct, message) in zip(CASES["cases"], pairs, _js_verdicts(checker_page, pairs)):
+        py = exercises.check_spec(spec, text)
+        if (correct, message) != (py.correct, py.message):
+            disagree.append(f"{case['exercise']} {text!r}: browser {message!r}, Python {py.message!r}")
+        if correct is not case["correct"] or not all(p in message for p in case.get("says", [])) \
+                or any(p in message for p in case.get("not_says", [])):
+            disagree.append(f"{case['exercise']} {text!r}: browser says {message!r}, expected {case}")
+    assert not disagree, "\n".join(disagree)
+
+
+def test_browser_unit_table_is_pythons(checker_page):
+    units = checker_page.evaluate("() => window.netlabExercise.UNITS")
+    assert units == {u: list(v) for u, v in exercises.UNITS.items()}
+    assert checker_page.evaluate("() => window.netlabExercise.QUANTITIES") == exercises.QUANTITIES
+
+
+def test_browser_formats_numbers_as_python(checker_page):
+    xs = [327.68, 65532, 1234.5, 0.00123456, 3.2e-6, 1e9, 9.99996, -2.5, 1.048576, 5e-324, 1.7976931348623157e308,
+          0.125, 2.5, 1e-4, 9.9995e8, 123456789.5]
+    for digits in (3, 4):
+        got = checker_page.evaluate(f"xs => xs.map(x => window.netlabExercise.fmt(x, {digits}))", xs)
+        assert got == [exercises.fmt(x, digits) for x in xs]
+
+
+def test_the_form_on_the_page_checks_a_typed_answer(checker_page):
+    for typed, css in (("0.32768 us", "correct"), ("327,68", "correct"), ("327 MB", "wrong")):
+        checker_page.fill(".netlab-exercise-input", typed)
+        checker_page.click(".netlab-exercise-check")
+        feedback = checker_page.locator(".netlab-exercise-feedback")
+        assert css in feedback.get_attribute("class")
+        assert feedback.text_content() == case_exercise("serialize-ns").check(typed).message
+
+
+def test_browser_agrees_with_python_on_every_exercise_of_the_book(checker_page, site_root):
+    book = eb.site_exercises(site_root)
+    assert len(book) >= 30
+    tries = [(ex, label, text) for ex in book for label, text in eb.battery(ex)]
+    verdicts = _js_verdicts(checker_page, [[ex.spec, text] for ex, _, text in tries])
+    trouble = []
+    for (ex, label, text), (correct, message) in zip(tries, verdicts):
+        py = exercises.check_spec(ex.spec, text)
+        if (correct, message) != (py.correct, py.message):
+            trouble.append(f"{ex.key} {label} {text!r}: browser {message!r}, Python {py.message!r}")
+        trouble += eb.problems(ex, label, text, correct, message)
+    assert not trouble, "\n".join(trouble)
+
+
+def test_browser_agrees_with_python_on_random_text(checker_page):
+    # typed junk and near-numbers made of the characters the reader handles (seeded: reproducible)
+    import random
+
+    rng = random.Random(20261203)
+    specs = [case_exercise(name).spec() for name in ("serialize-ns", "fat-tree", "db-ratio", "busbw-gbs", "paths-pct")]
+    pieces = list("0123456789") * 3 + list(".,_' eE+-x×^*%") + ["ns", " us", "µs", " MB", "Gb/s", " GPUs", "mb",
+                                                               "\u00a0", "\u2212", "10^", " dB", " x", "KiB"]
+    pairs = [[rng.choice(specs), "".join(rng.choice(pieces) for _ in range(rng.randint(0, 9)))] for _ in range(3000)]
+    pairs += [[rng.choice(specs), f"{10 ** rng.uniform(-8, 8):.{rng.randint(1, 7)}g}"] for _ in range(1000)]
+    disagree = []
+    for (spec, text), (correct, message) in zip(pairs, _js_verdicts(checker_page, pairs)):
+        py = exercises.check_spec(spec, text)
+        if (correct, message) != (py.correct, py.message):
+            disagree.append(f"{text!r}: browser {message!r}, Python {py.message!r}")
+    assert not disagree, "\n".join(disagree[:20])
