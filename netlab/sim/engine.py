@@ -52,6 +52,7 @@ class Simulator:
         self.rng = random.Random(self.seed)
         self.now_s = 0.0
         self.events_processed = 0
+        self.seq_now = 0                      # sequence number of the event being run
         self._heap: list = []
         self._counter = itertools.count(1)   # tie-breaker: scheduling order
         self._stop_reason: str | None = None
@@ -91,15 +92,18 @@ class Simulator:
         budget = max_events
         reason = "idle"
         while heap:
-            if heap[0][0] > until_s:
-                self.now_s = until_s
-                reason = "until"
+            event = pop(heap)
+            time_s, seq, callback, args = event
+            if time_s > until_s or budget == 0:
+                heapq.heappush(heap, event)       # not run: back in its place (same key)
+                if time_s > until_s:
+                    self.now_s = until_s
+                    reason = "until"
+                else:
+                    reason = "max_events"
                 break
-            if budget == 0:
-                reason = "max_events"
-                break
-            time_s, _, callback, args = pop(heap)
             self.now_s = time_s
+            self.seq_now = seq
             budget -= 1
             callback(*args)
             if self._stop_reason is not None:

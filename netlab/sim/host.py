@@ -49,21 +49,38 @@ class Host:
         if self.ports:
             raise ValueError(f"host {self.name} already has a NIC port; hosts are single-homed")
         port = Port(self.sim, self, 0, bandwidth_bps, propagation_s)
+        port.lazy_host = not self.network.event_by_event
         self.ports.append(port)
         return port
 
     def send_control(self, packet) -> None:
         """Queue an ACK/NACK/CNP (served before data) and start the NIC."""
         self.control.append(packet)
-        port = self.ports[0]
-        if not port.busy:
-            port._start()
+        self.ports[0].kick()
 
     def kick(self) -> None:
-        """A sender became ready: start the NIC if it is idle."""
-        port = self.ports[0]
-        if not port.busy:
-            port._start()
+        """A sender may have become ready: start the NIC if it is idle."""
+        self.ports[0].kick()
+
+    def idle_after_send(self) -> bool:
+        """Called as the NIC starts a packet: True if, unless something kicks the NIC
+        first, the end of that transmission will find nothing to send (no control
+        packet, no sender or one whose window is closed). Hosts with several senders
+        answer False (checking them all would cost more than the event saved), and so
+        do senders of classes that do not declare ``LAZY_NIC = True`` in their own body:
+        the promise that their readiness changes only in methods that kick the host
+        (or call ``notify``), which a subclass may break."""
+        if self.control:
+            return False
+        senders = self.senders
+        if not senders:
+            return True
+        if len(senders) > 1:
+            return False
+        sender = senders[0]
+        if not type(sender).__dict__.get("LAZY_NIC", False):
+            return False
+        return sender.done or not sender.has_packet()
 
     def _wake(self) -> None:
         self._wake_s = math.inf

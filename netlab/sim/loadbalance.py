@@ -183,7 +183,8 @@ class FabricRun:
 def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_spines: int = 8,
                 hosts_per_leaf: int = 8, bytes_per_host: int = 1_000_000, bandwidth_bps: float = 100e9,
                 failed_link: tuple[int, int] | None = None, jobs: tuple | None = None,
-                seed: int = 0) -> FabricRun:
+                seed: int = 0, propagation_s: float | None = None,
+                event_by_event: bool = False) -> FabricRun:
     """Run a traffic pattern on a non-blocking leaf-spine and time it.
 
     ``permutation``: every host sends ``bytes_per_host`` to one host on another leaf.
@@ -191,7 +192,9 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     ``failed_link = (leaf, spine)`` removes that link (:func:`fail_spine_link`).
     ``jobs``: a tuple of host-index tuples; each job runs the pattern among its own
     hosts, all at once (noisy neighbours); ``None`` is one job of every host. Hosts
-    and spine links run at ``bandwidth_bps``.
+    and spine links run at ``bandwidth_bps``, with ``propagation_s`` each (default: the
+    registry's cable assumption). ``event_by_event=True`` runs the simulator's
+    reference mode (same results, more events; see :class:`~netlab.sim.network.Network`).
     """
     validate.choice("scheme", scheme, SCHEMES)
     validate.choice("pattern", pattern, PATTERNS)
@@ -208,9 +211,11 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
             or not all(isinstance(h, int) and 0 <= h < n_hosts for h in taken)):
         raise ValueError(f"jobs must be disjoint tuples of at least two host indices in "
                          f"[0, {n_hosts - 1}], got {jobs!r}")
-    net = leaf_spine(n_leaves, n_spines, hosts_per_leaf, bandwidth_bps, bandwidth_bps,
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net = leaf_spine(n_leaves, n_spines, hosts_per_leaf, bandwidth_bps, bandwidth_bps, propagation_s,
                      flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
-                     load_balancer=balancer(scheme), seed=seed)
+                     load_balancer=balancer(scheme), seed=seed, event_by_event=event_by_event)
     if failed_link is not None:
         fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *failed_link)
     pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD)

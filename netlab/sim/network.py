@@ -53,8 +53,9 @@ class Network:
                  header_bytes: int | None = None, ack_bytes: int | None = None,
                  rto_s: float | None = None, window_bytes: float | None = None,
                  load_balancer: LoadBalancer | None = None, queue_policy=None, ecn=None,
-                 n_priorities: int = 8) -> None:
+                 n_priorities: int = 8, event_by_event: bool = False) -> None:
         self.sim = Simulator(seed)
+        self.event_by_event = validate.boolean("event_by_event", event_by_event)
         self.flow_control = flow_control if flow_control is not None else Lossy(
             specs.value("sim.assume.buffer_per_port"))
         self.switch_latency_s = validate.non_negative("switch_latency_s", switch_latency_s)
@@ -129,8 +130,8 @@ class Network:
             raise ValueError(f"hosts {a.name} and {b.name} cannot be joined directly; put a switch between")
         pa = a.add_port(bandwidth_bps, propagation_s)
         pb = b.add_port(bandwidth_bps, propagation_s)
-        pa.peer, pa.peer_index, pa.reverse = b, pb.index, pb
-        pb.peer, pb.peer_index, pb.reverse = a, pa.index, pa
+        pa.attach(b, pb.index, pb)
+        pb.attach(a, pa.index, pa)
         for port, far in ((pa, b), (pb, a)):
             if isinstance(far, Switch) and isinstance(far.flow_control, Credits):
                 port.credits_bytes = port.min_credits_bytes = far.flow_control.buffer_bytes

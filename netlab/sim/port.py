@@ -30,9 +30,10 @@ class Port:
     """One direction of a link, owned by the node that transmits on it."""
 
     __slots__ = ("sim", "node", "index", "name", "bandwidth_bps", "propagation_s",
-                 "peer", "peer_index", "reverse", "busy", "paused", "n_paused",
+                 "peer", "peer_index", "reverse", "queue", "lazy_host", "busy_until", "paused", "paused_mask", "n_paused",
                  "paused_since_s", "pause_events", "paused_time_s", "credits_bytes",
-                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s", "_heap", "_counter")
+                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s", "_heap", "_counter",
+                 "_next_packet", "_end", "_end_seq", "_end_pushed", "_deliver", "_peer_header_bytes")
 
     def __init__(self, sim, node, index: int, bandwidth_bps: float, propagation_s: float,
                  n_priorities: int = 8) -> None:
@@ -48,8 +49,13 @@ class Port:
         self.peer = None            # node at the far end
         self.peer_index = -1        # our link's port index at the far end
         self.reverse = None         # the far end's Port on the same link (sends towards us)
-        self.busy = False
+        self.queue = None           # a switch's output queue: ends of transmission are lazy
+        self.lazy_host = False      # a host NIC: lazy ends while the host has nothing to send
+        self.busy_until = -1.0      # end of the current (or last) transmission
+        self._end_seq = 0           # the event sequence number reserved for that end
+        self._end_pushed = True
         self.paused = [False] * n_priorities
+        self.paused_mask = 0        # the same, as bits: bit p set while priority p is paused
         self.n_paused = 0
         self.paused_since_s = 0.0
         self.pause_events = 0
@@ -58,28 +64,60 @@ class Port:
         self.min_credits_bytes = None
         self.tx_bytes = 0
         self.tx_packets = 0
+        # bound once, called per packet
+        self._next_packet = node.next_packet
+        self._end = self._start
+        self._deliver = None
+        self._peer_header_bytes = None
+
+    def attach(self, peer, peer_index: int, reverse: "Port") -> None:
+        """Join this port to ``peer``'s port ``peer_index`` (``reverse`` sends back to us)."""
+        self.peer, self.peer_index, self.reverse = peer, peer_index, reverse
+        self._deliver = peer.receive
+        self._peer_header_bytes = peer.header_bytes if peer.cut_through else None
 
     def serialization_s(self, n_bytes: float) -> float:
         return n_bytes * self._bits_to_s
 
+    @property
+    def busy(self) -> bool:
+        """Is a transmission in progress? Until its end-of-transmission event has run, in
+        the event order (time, then sequence number), whether or not it is on the heap."""
+        sim = self.sim
+        return sim.now_s < self.busy_until or (sim.now_s == self.busy_until and sim.seq_now < self._end_seq)
+
     def kick(self) -> None:
-        """Start sending if the wire is idle (call after queueing something)."""
-        if not self.busy:
+        """Start sending if the wire is idle, else make sure the end of the current
+        transmission will look for the next packet (call after queueing something)."""
+        if self.busy:
+            self.wait_for_end()
+        else:
             self._start()
 
     def _start(self) -> None:
         """Send the node's next packet, if any. Also the end-of-transmission event:
-        ``kick`` calls it only when the wire is idle, so clearing ``busy`` is safe."""
-        self.busy = False
-        packet = self.node.next_packet(self)
-        if packet is None:
-            return
+        ``kick`` calls it only when the wire is idle."""
+        packet = self._next_packet(self)
+        if packet is not None:
+            self.transmit(packet)
+
+    def transmit(self, packet) -> None:
+        """Put ``packet`` on the idle wire now: schedule its arrival at the far end and
+        this port's end of transmission (which asks the node for the next packet).
+
+        The fast path: when nothing waits to be sent -- a switch port's queue is empty, a
+        host has no control packet and its one sender's window is closed -- the end of
+        transmission would find nothing to send, so it is not put on the heap; its time
+        and sequence number are kept, and :meth:`wait_for_end` pushes it, with that same
+        key, if something is queued (or a sender kicks the NIC) before it. The event order
+        is exactly that of pushing every end (the reference,
+        ``Network(event_by_event=True)``); only events that would do nothing are saved.
+        """
         now = self.sim.now_s
         size = packet.size_bytes
         end = now + size * self._bits_to_s
         if packet.tail_s > end:                 # cut-through: wait for the tail to arrive
             end = packet.tail_s
-        self.busy = True
         self.tx_bytes += size
         self.tx_packets += 1
         if self.credits_bytes is not None:
@@ -87,15 +125,39 @@ class Port:
             if self.credits_bytes < self.min_credits_bytes:
                 self.min_credits_bytes = self.credits_bytes
         packet.hops += 1
-        peer = self.peer
         tail = packet.tail_s = end + self.propagation_s
-        if peer.cut_through:                    # hand over once the header is in
-            arrive = now + min(peer.header_bytes, size) * self._bits_to_s + self.propagation_s
-        else:
+        header = self._peer_header_bytes
+        if header is None:                      # store-and-forward (or a host): the tail
             arrive = tail
+        else:                                   # cut-through: hand over once the header is in
+            arrive = now + min(header, size) * self._bits_to_s + self.propagation_s
         # (Simulator.at without its checks: both times are >= now by construction)
-        heappush(self._heap, (arrive, next(self._counter), peer.receive, (packet, self.peer_index)))
-        heappush(self._heap, (end, next(self._counter), self._start, ()))
+        counter = self._counter
+        heappush(self._heap, (arrive, next(counter), self._deliver, (packet, self.peer_index)))
+        self.busy_until = end
+        self._end_seq = seq = next(counter)
+        queue = self.queue
+        if queue is not None:
+            defer = not queue.packets
+        else:
+            defer = self.lazy_host and self.node.idle_after_send()
+        if defer:
+            self._end_pushed = False
+        else:
+            heappush(self._heap, (end, seq, self._end, ()))
+            self._end_pushed = True
+
+    def notify(self) -> None:
+        """A sender's state changed without a kick (e.g. its window grew): if a
+        transmission is in progress, its end must look for the next packet."""
+        if self.busy:
+            self.wait_for_end()
+
+    def wait_for_end(self) -> None:
+        """Something was queued behind the current transmission: make sure its end is an event."""
+        if not self._end_pushed:
+            self._end_pushed = True
+            heappush(self._heap, (self.busy_until, self._end_seq, self._end, ()))
 
     # --- flow control, driven by the far end -------------------------------------
     def set_paused(self, priority: int, paused: bool) -> None:
@@ -103,6 +165,7 @@ class Port:
         if paused == self.paused[priority]:
             return
         self.paused[priority] = paused
+        self.paused_mask ^= 1 << priority
         now = self.sim.now_s
         if paused:
             self.pause_events += 1

@@ -87,7 +87,7 @@ class OutputQueue:
     """The packets waiting for one output port, one FIFO per priority."""
 
     __slots__ = ("capacity_bytes", "policy", "rng", "fifos", "priority_bytes", "bytes",
-                 "max_bytes", "packets", "dropped_packets", "dropped_bytes", "_order")
+                 "max_bytes", "packets", "dropped_packets", "dropped_bytes", "nonempty")
 
     def __init__(self, capacity_bytes: float, policy: QueuePolicy, rng, n_priorities: int = 8) -> None:
         if capacity_bytes != math.inf:
@@ -96,7 +96,7 @@ class OutputQueue:
         self.policy = policy
         self.rng = rng
         self.fifos = [deque() for _ in range(n_priorities)]
-        self._order = tuple(range(n_priorities - 1, -1, -1))   # highest priority first
+        self.nonempty = 0           # bit p set while fifos[p] holds a packet
         self.priority_bytes = [0] * n_priorities
         self.bytes = 0
         self.max_bytes = 0
@@ -111,29 +111,33 @@ class OutputQueue:
             self.dropped_packets += 1
             self.dropped_bytes += packet.size_bytes
             return None
-        self.fifos[admitted.priority].append(admitted)
-        self.priority_bytes[admitted.priority] += admitted.size_bytes
-        self.bytes += admitted.size_bytes
+        prio, size = admitted.priority, admitted.size_bytes
+        self.fifos[prio].append(admitted)
+        self.nonempty |= 1 << prio
+        self.priority_bytes[prio] += size
+        self.bytes += size
         self.packets += 1
         if self.bytes > self.max_bytes:
             self.max_bytes = self.bytes
         return admitted
 
-    def dequeue(self, paused, credits_bytes):
-        """The next packet to send: highest priority first, skipping paused priorities
-        and waiting (``None``) if the head packet needs more credit than there is."""
-        if not self.packets:
+    def dequeue(self, paused_mask: int, credits_bytes):
+        """The next packet to send: highest priority first, skipping the priorities whose
+        bit is set in ``paused_mask``, and waiting (``None``) if the head packet needs more
+        credit than there is."""
+        ready = self.nonempty & ~paused_mask
+        if not ready:
             return None
-        fifos = self.fifos
-        for prio in self._order:
-            fifo = fifos[prio]
-            if fifo and not paused[prio]:
-                packet = fifo[0]
-                if credits_bytes is not None and packet.size_bytes > credits_bytes:
-                    return None
-                fifo.popleft()
-                self.priority_bytes[prio] -= packet.size_bytes
-                self.bytes -= packet.size_bytes
-                self.packets -= 1
-                return packet
-        return None
+        prio = ready.bit_length() - 1          # the highest ready priority
+        fifo = self.fifos[prio]
+        packet = fifo[0]
+        size = packet.size_bytes
+        if credits_bytes is not None and size > credits_bytes:
+            return None
+        fifo.popleft()
+        if not fifo:
+            self.nonempty ^= 1 << prio
+        self.priority_bytes[prio] -= size
+        self.bytes -= size
+        self.packets -= 1
+        return packet

@@ -137,6 +137,8 @@ class Switch:
         self.xon: list[float] = []
         self._pfc = isinstance(flow_control, PFC)
         self._credits = isinstance(flow_control, Credits)
+        self._lossless = self._pfc or self._credits
+        self._buffer_bytes = flow_control.buffer_bytes
 
     def add_port(self, bandwidth_bps: float, propagation_s: float) -> Port:
         port = Port(self.sim, self, len(self.ports), bandwidth_bps, propagation_s, self.n_priorities)
@@ -144,6 +146,8 @@ class Switch:
         capacity = self.flow_control.buffer_bytes if lossy else math.inf
         self.ports.append(port)
         self.queues.append(OutputQueue(capacity, self.queue_policy, self.sim.rng, self.n_priorities))
+        if not self.network.event_by_event:
+            port.queue = self.queues[-1]        # lazy ends of transmission (see Port.transmit)
         self.ingress_bytes.append([0] * self.n_priorities)
         self.pausing.append([False] * self.n_priorities)
         if self._pfc:
@@ -168,14 +172,15 @@ class Switch:
     def receive(self, packet, in_port: int) -> None:
         net = self.network
         size = packet.size_bytes
-        if packet.kind == DATA:
+        is_data = packet.kind == DATA
+        if is_data:
             net.wire_bytes -= size
         packet.in_port = in_port
-        packet.held_bytes = 0
-        if self._pfc or self._credits:
+        if self._lossless:
             held = self.ingress_bytes[in_port]
             prio = packet.priority
-            if self._pfc and held[prio] + size > self.flow_control.buffer_bytes:
+            if self._pfc and held[prio] + size > self._buffer_bytes:
+                packet.held_bytes = 0
                 net.record_drop(self, in_port, packet, "pfc headroom overflow")
                 return
             held[prio] += size
@@ -185,6 +190,8 @@ class Switch:
                 net.pfc_frames += 1
                 upstream = self.ports[in_port].reverse
                 self.sim.after(upstream.propagation_s, upstream.set_paused, prio, True)
+        else:
+            packet.held_bytes = 0
         candidates = self.routes.get(packet.dst)
         if candidates is None:
             raise ValueError(f"switch {self.name} has no route to host id {packet.dst}")
@@ -196,7 +203,7 @@ class Switch:
                 raise ValueError(f"{type(self.load_balancer).__name__} on {self.name} chose port {out!r}, "
                                  f"not one of the candidates {candidates}")
         if self.latency_s > 0.0:
-            if packet.kind == DATA:
+            if is_data:
                 net.pipeline_bytes += size
             self.sim.after(self.latency_s, self._enqueue, packet, out, True)
         else:
@@ -207,19 +214,58 @@ class Switch:
         is_data = packet.kind == DATA
         if delayed and is_data:
             self.network.pipeline_bytes -= size
-        queued = self.queues[out].enqueue(packet)
-        if queued is None:
-            self._release(packet)
-            self.network.record_drop(self, out, packet, "queue full")
-            return
-        if is_data and queued.size_bytes < size:
-            self.network.trimmed_bytes += size - queued.size_bytes
+        queue = self.queues[out]
         port = self.ports[out]
-        if not port.busy:
-            port._start()
+        sim = self.sim
+        now, until = sim.now_s, port.busy_until
+        busy = now < until or (now == until and sim.seq_now < port._end_seq)    # port.busy, inline
+        if busy or queue.packets:
+            queued = queue.enqueue(packet)
+            if queued is None:
+                self._dropped(packet, out)
+                return
+            if is_data and queued.size_bytes < size:
+                self.network.trimmed_bytes += size - queued.size_bytes
+            if busy:
+                port.wait_for_end()
+            else:
+                port._start()
+            return
+        # The port is idle and its queue empty: the packet joins the queue and leaves it
+        # at once, so skip the FIFO (the policy still decides, the counters still move).
+        queued = queue.policy.admit(queue, packet)
+        if queued is None:
+            queue.dropped_packets += 1
+            queue.dropped_bytes += size
+            self._dropped(packet, out)
+            return
+        new_size = queued.size_bytes
+        if is_data and new_size < size:
+            self.network.trimmed_bytes += size - new_size
+        if port.paused_mask >> queued.priority & 1 or (
+                port.credits_bytes is not None and new_size > port.credits_bytes):
+            queue.fifos[queued.priority].append(queued)          # it must wait: queue it after all
+            queue.nonempty |= 1 << queued.priority
+            queue.priority_bytes[queued.priority] += new_size
+            queue.bytes += new_size
+            queue.packets += 1
+            if queue.bytes > queue.max_bytes:
+                queue.max_bytes = queue.bytes
+            return
+        if new_size > queue.max_bytes:
+            queue.max_bytes = new_size
+        if queued.held_bytes:
+            self._release(queued)
+        if is_data:
+            self.network.wire_bytes += new_size
+        port.transmit(queued)
+
+    def _dropped(self, packet, out: int) -> None:
+        self._release(packet)
+        self.network.record_drop(self, out, packet, "queue full")
 
     def next_packet(self, port: Port):
-        packet = self.queues[port.index].dequeue(port.paused, port.credits_bytes)
+        packet = self.queues[port.index].dequeue(port.paused_mask, port.credits_bytes)
         if packet is not None:
             if packet.held_bytes:
                 self._release(packet)
@@ -234,14 +280,16 @@ class Switch:
             return
         packet.held_bytes = 0
         in_port, prio = packet.in_port, packet.priority
-        self.ingress_bytes[in_port][prio] -= held
-        upstream = self.ports[in_port].reverse
+        ingress = self.ingress_bytes[in_port]
+        ingress[prio] -= held
         if self._pfc:
-            if self.pausing[in_port][prio] and self.ingress_bytes[in_port][prio] <= self.xon[in_port]:
+            if self.pausing[in_port][prio] and ingress[prio] <= self.xon[in_port]:
                 self.pausing[in_port][prio] = False
                 self.network.pfc_frames += 1
+                upstream = self.ports[in_port].reverse
                 self.sim.after(upstream.propagation_s, upstream.set_paused, prio, False)
         else:
+            upstream = self.ports[in_port].reverse
             self.sim.after(upstream.propagation_s, upstream.add_credits, held)
 
     def __repr__(self) -> str:

@@ -99,6 +99,7 @@ class Sender:
             self.on_sack(packet)
         if cc is not None and (kind == ACK or kind == SACK):
             cc.on_ack(self, packet)
+            self.host.ports[0].notify()          # the window may have grown after the kick
 
     def data_packet(self, seq: int) -> Packet:
         """Packet ``seq`` of this flow (payload ``mtu_bytes`` except the last)."""
@@ -208,6 +209,8 @@ class Receiver:
 
 class GoBackNSender(Sender):
     """Go-back-N: resend from the first unacknowledged packet on NACK or timeout."""
+
+    LAZY_NIC = True     # readiness changes only where the host is kicked (see Host.idle_after_send)
 
     def __init__(self, network, flow, host, cc=None) -> None:
         super().__init__(network, flow, host, cc)

@@ -87,6 +87,8 @@ def uet(mode: str = "RUD", spray: bool = True, credits: bool = False,
 class UETSender(Sender):
     """Selective-repeat sender: window of in-flight bytes, SACK scoreboard, resend queue."""
 
+    LAZY_NIC = True     # readiness changes only where the host is kicked (see Host.idle_after_send)
+
     def __init__(self, network, flow, host, cc=None, config: UETConfig = UETConfig()) -> None:
         self.config = config
         w = network.window_bytes
@@ -95,6 +97,8 @@ class UETSender(Sender):
         super().__init__(network, flow, host, cc)
         n = self.n_packets
         self.acked = bytearray(n)
+        self.acked_bits = 0                        # the same as an int: bit s set once s is acked
+        self._all_bits = (1 << n) - 1
         self.n_acked = 0
         self.cumulative_acked = 0                  # every seq below it is acknowledged
         self.next_new = 0
@@ -119,8 +123,15 @@ class UETSender(Sender):
         return min(self.mtu_bytes, self.flow.size_bytes - seq * self.mtu_bytes) + self.header_bytes
 
     def has_packet(self) -> bool:
-        seq = self._next_seq()
-        if seq is None or self.credits < 1:
+        if self.resend:
+            seq = self._next_seq()
+            if seq is None:
+                return False
+        elif self.next_new < self.n_packets:          # (the common case of _next_seq, inline)
+            seq = self.next_new
+        else:
+            return False
+        if self.credits < 1:
             return False
         return not self.in_flight or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes
 
@@ -168,6 +179,7 @@ class UETSender(Sender):
     def _ack(self, seq: int) -> None:
         if seq < self.n_packets and not self.acked[seq]:
             self.acked[seq] = 1
+            self.acked_bits |= 1 << seq
             self.n_acked += 1
             tx = self.tx_of.get(seq)
             if tx is not None:
@@ -178,14 +190,25 @@ class UETSender(Sender):
             return
         cumulative, bitmap, seq, tx = packet.info[:4]
         before = self.n_acked
-        for s in range(self.cumulative_acked, cumulative):
-            self._ack(s)
+        # What this SACK acknowledges: every seq below ``cumulative``, the set bits of the
+        # bitmap (seq cumulative + i for bit i) and ``seq`` itself. Only the seqs not yet
+        # acknowledged are walked (acknowledging is idempotent and order-free).
+        news = (1 << cumulative) - 1 if cumulative > self.cumulative_acked else 0
+        news |= bitmap << cumulative | 1 << seq
+        news &= self._all_bits & ~self.acked_bits
         self.cumulative_acked = max(self.cumulative_acked, cumulative)
-        while bitmap:                              # walk the set bits of the SACK bitmap
-            low = bitmap & -bitmap
-            self._ack(cumulative + low.bit_length() - 1)
-            bitmap ^= low
-        self._ack(seq)
+        if news:
+            self.acked_bits |= news
+            acked, tx_of, in_flight = self.acked, self.tx_of, self.in_flight
+            while news:
+                low = news & -news
+                s = low.bit_length() - 1
+                news ^= low
+                acked[s] = 1
+                self.n_acked += 1
+                entry = in_flight.pop(tx_of.get(s), None)
+                if entry is not None:
+                    self.in_flight_bytes -= entry[1]
         # Presume lost whatever was sent reorder_threshold transmissions before this one.
         limit = tx - self.config.reorder_threshold
         while self.in_flight:

@@ -144,29 +144,51 @@ class IncastResult:
 
 
 def _incast_network(config: str, n_hosts: int, bandwidth_bps: float, buffer_bytes: float,
-                    propagation_s: float, seed: int):
-    kw = dict(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
+                    propagation_s: float, seed: int, fabric=None, **kw):
+    kw.update(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
+
+    def build(**more):
+        if fabric is None:
+            return single_switch(n_hosts, bandwidth_bps, propagation_s, **more, **kw)
+        n_leaves, n_spines, per_leaf = fabric
+        return leaf_spine(n_leaves, n_spines, per_leaf, bandwidth_bps, bandwidth_bps, propagation_s, **more, **kw)
     if config == "roce-pfc":
-        return single_switch(n_hosts, bandwidth_bps, propagation_s, flow_control=PFC(buffer_bytes), **kw), GoBackN, None
+        return build(flow_control=PFC(buffer_bytes)), GoBackN, None
     fc = Lossy(buffer_bytes)
     if config == "roce-lossy":
-        return single_switch(n_hosts, bandwidth_bps, propagation_s, flow_control=fc, **kw), GoBackN, None
+        return build(flow_control=fc), GoBackN, None
     policy = Trimming(ecn=_ecn(buffer_bytes)) if "trim" in config else DropTail(ecn=_ecn(buffer_bytes))
-    net = single_switch(n_hosts, bandwidth_bps, propagation_s, flow_control=fc, queue_policy=policy, **kw)
-    return net, uet(credits="credits" in config), NSCC
+    return build(flow_control=fc, queue_policy=policy), uet(credits="credits" in config), NSCC
 
 
 def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: float = 100e9,
            buffer_bytes: float | None = None, propagation_s: float = 1e-6, seed: int = 0,
-           max_events: int = 20_000_000) -> IncastResult:
-    """``n_senders`` hosts each send ``bytes_per_sender`` to ``h0`` through one switch."""
+           max_events: int = 20_000_000, fabric: tuple[int, int, int] | None = None,
+           rto_s: float | None = None, event_by_event: bool = False) -> IncastResult:
+    """``n_senders`` hosts each send ``bytes_per_sender`` to ``h0`` through one switch, or,
+    with ``fabric = (n_leaves, n_spines, hosts_per_leaf)``, across a leaf-spine whose
+    hosts are numbered as in :func:`~netlab.sim.topology.leaf_spine` (``h0`` on
+    ``leaf0``). ``rto_s`` overrides the retransmission timeout (default: the network's);
+    ``event_by_event=True`` runs the simulator's reference mode."""
     validate.choice("config", config, INCAST_CONFIGS)
     n_senders = validate.integer("n_senders", n_senders, minimum=1)
     bytes_per_sender = validate.integer("bytes_per_sender", bytes_per_sender, minimum=1)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     propagation_s = validate.non_negative("propagation_s", propagation_s)
     buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else buffer_bytes
-    net, pair, cc = _incast_network(config, n_senders + 1, bandwidth_bps, buffer_bytes, propagation_s, seed)
+    extra = {"event_by_event": validate.boolean("event_by_event", event_by_event)}
+    if rto_s is not None:
+        extra["rto_s"] = validate.positive("rto_s", rto_s)
+    if fabric is not None:
+        if (not isinstance(fabric, tuple) or len(fabric) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in fabric)):
+            raise ValueError(f"fabric must be a tuple (n_leaves, n_spines, hosts_per_leaf) of positive ints, "
+                             f"got {fabric!r}")
+        if fabric[0] * fabric[2] < n_senders + 1:
+            raise ValueError(f"fabric {fabric} has {fabric[0] * fabric[2]} hosts; n_senders={n_senders} "
+                             f"needs at least {n_senders + 1}")
+    net, pair, cc = _incast_network(config, n_senders + 1, bandwidth_bps, buffer_bytes, propagation_s, seed,
+                                    fabric, **extra)
     for i in range(1, n_senders + 1):
         net.add_flow(f"h{i}", "h0", bytes_per_sender, transport=pair, cc=cc)
     start = time.perf_counter()
@@ -182,6 +204,8 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
 
 class SprayingGoBackNSender(GoBackNSender):
     """Go-back-N with a new entropy per packet: what happens if RoCE sprays."""
+
+    LAZY_NIC = True
 
     def make_packet(self):
         packet = super().make_packet()
