@@ -87,7 +87,7 @@ class AlphaBeta:
     time_s: float
     latency_share: float          # alpha_s / time_s, in [0, 1]
     effective_bandwidth_bps: float
-    half_bandwidth_bytes: float   # n_1/2 = alpha * beta: size reaching half the bandwidth
+    half_bandwidth_bytes: float   # S_1/2 = alpha * beta: size reaching half the bandwidth
 
     @property
     def regime(self) -> str:
@@ -97,7 +97,7 @@ class AlphaBeta:
     def __repr__(self) -> str:
         return (f"AlphaBeta({format_bytes(self.n_bytes)}: {format_time(self.time_s)}, "
                 f"{format_rate(self.effective_bandwidth_bps)} effective, {self.regime}; "
-                f"n_1/2 = {format_bytes(self.half_bandwidth_bytes)})")
+                f"S_1/2 = {format_bytes(self.half_bandwidth_bytes)})")
 
 
 def alpha_beta(n_bytes: float, alpha_s: float, bandwidth_bps: float) -> AlphaBeta:

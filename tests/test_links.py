@@ -123,3 +123,20 @@ def test_lab2_uses_distance_and_computes_the_bdp_outside_the_exercises():
     assert any("distance_m" in c and "Explorer" in c for c in code)
     assert any("bandwidth_delay_product" in c and "exercises" not in c for c in code)
     assert all(len(c.split("\n")) <= 20 for c in code)
+
+
+def test_one_symbol_one_meaning_for_hops_and_headers():
+    # h was hops in chapters 2-3, header bytes in chapter 4 and hidden size in chapter 1.
+    import pathlib
+    import re
+    book = pathlib.Path(__file__).resolve().parents[1] / "book"
+    pages = {p.name: p.read_text() for p in book.glob("ch*.md")}
+    for name, text in pages.items():
+        assert not re.search(r"\$h\$-byte|P ?\+ ?h\)|8h/B|\\frac\{8h\}|hidden size \$h\$", text), name
+    assert "hidden size $d_{model}$" in pages["ch01-training-is-networking.md"]
+    assert "$H$-byte header" in pages["ch04-infiniband-vs-ethernet.md"]
+    notation = pages["ch00-how-to-use.md"].split("## Notation", 1)[1]
+    rows = [r for r in notation.splitlines() if r.startswith("| $")]
+    symbols = [r.split("|")[1].strip() for r in rows]
+    assert len(symbols) == len(set(symbols)) and "$h$" in symbols and "$H$" in symbols
+    assert len(rows) >= 20 and all(len(r.split("|")) == 6 for r in rows)
