@@ -15,7 +15,7 @@ def quick(f):
     t0 = time.monotonic()
     with pytest.raises((ValueError, TypeError)) as info:
         f()
-    assert time.monotonic() - t0 < 1.0
+    assert time.monotonic() - t0 < 2.0      # at once (1 s on an idle machine; margin for a loaded one)
     return str(info.value)
 
 
@@ -102,7 +102,7 @@ def test_max_events_and_wall_time_stop_with_a_reason():
     net.add_flow("h1", "h0", 4_000_000_000)     # ~1 million packets: far more than 0.2 s of work
     t0 = time.monotonic()
     r = net.run(max_wall_s=0.2)
-    assert r.stop_reason == "wall_time" and time.monotonic() - t0 < 5
+    assert r.stop_reason == "wall_time" and time.monotonic() - t0 < 10
     with pytest.raises(ValueError, match="max_wall_s"):
         single_switch(2, 100e9).run(max_wall_s=0)
 
