@@ -63,7 +63,8 @@ def binary_tree_parents(world_size: int) -> list[int | None]:
 def mirror_rank(rank: int, world_size: int) -> int:
     """Where the second tree puts ``rank``: mirrored (``n-1-r``) for even ``n``, shifted by
     one for odd ``n``; either way inner nodes of the first tree become leaves."""
-    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_COUNT)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     r = validate.integer("rank", rank, minimum=0, maximum=n - 1)
     return n - 1 - r if n % 2 == 0 else (r + 1) % n
 
