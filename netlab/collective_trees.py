@@ -31,7 +31,7 @@ from netlab.collectives import Schedule, Transfer, _make
 
 _MAX_TRANSFERS = 1 << 14     # a schedule lists every transfer: bound world_size x chunks (~0.5 s)
 _MAX_PARENTS = 1 << 18       # parent lists: one entry per rank
-_WHY = "a schedule lists every transfer; use netlab.collective_cost for the time of larger collectives"
+_WHY = "a schedule lists every rank and transfer; netlab.collective_cost times larger collectives"
 
 
 def _lowbit(v: int) -> int:

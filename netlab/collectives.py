@@ -32,7 +32,7 @@ from netlab import validate
 # ring and halving-doubling list ~n^2 transfers (256 ranks: ~0.4 s); in-network ones n x chunks.
 MAX_SCHEDULE_RANKS = 256
 MAX_TRANSFERS = 1 << 14
-_WHY = "a schedule lists every transfer; use netlab.collective_cost for the time of larger collectives"
+_WHY = "a schedule lists every rank and transfer; netlab.collective_cost times larger collectives"
 MAX_CHUNKS = 4096
 
 
