@@ -137,8 +137,8 @@ def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_le
     telemetry (registry ``fabric.claim.spectrum_x_throughput``, a press-reported claim).
     """
     validate.choice("load_balancing", load_balancing, LOAD_BALANCING)
-    flows_per_leaf = validate.integer("flows_per_leaf", flows_per_leaf, minimum=1)
-    uplinks_per_leaf = validate.integer("uplinks_per_leaf", uplinks_per_leaf, minimum=1)
+    flows_per_leaf = validate.integer("flows_per_leaf", flows_per_leaf, minimum=1, maximum=ecmp.MAX_BALLS)
+    uplinks_per_leaf = validate.integer("uplinks_per_leaf", uplinks_per_leaf, minimum=1, maximum=ecmp.MAX_BINS)
     bytes_per_flow = validate.positive("bytes_per_flow", bytes_per_flow)
     if load_balancing == "adaptive":
         return specs.value("fabric.claim.spectrum_x_throughput")
