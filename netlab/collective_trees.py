@@ -35,13 +35,15 @@ def _lowbit(v: int) -> int:
 
 def binomial_parents(world_size: int) -> list[int | None]:
     """Parent of each rank in the binomial tree rooted at rank 0 (``None`` for the root)."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     return [None] + [r - _lowbit(r) for r in range(1, n)]
 
 
 def binary_tree_parents(world_size: int) -> list[int | None]:
     """Parent of each rank in the in-order binary tree (the first tree of the pair)."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     parents = []
     for v in range(1, n + 1):
         b, p, parent = _lowbit(v), v, None
@@ -58,7 +60,8 @@ def binary_tree_parents(world_size: int) -> list[int | None]:
 def mirror_rank(rank: int, world_size: int) -> int:
     """Where the second tree puts ``rank``: mirrored (``n-1-r``) for even ``n``, shifted by
     one for odd ``n``; either way inner nodes of the first tree become leaves."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     r = validate.integer("rank", rank, minimum=0, maximum=n - 1)
     return n - 1 - r if n % 2 == 0 else (r + 1) % n
 
@@ -84,7 +87,8 @@ def tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
     >>> tree_all_reduce(4).describe()
     'step 0: 1->0 [0] +=, 3->2 [0] +=\\nstep 1: 2->0 [0] +=\\nstep 2: 0->2 [0] =\\nstep 3: 0->1 [0] =, 2->3 [0] ='
     """
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
     levels = [0] + [_lowbit(r).bit_length() - 1 for r in range(1, n)]
     return _make(f"binomial tree (k={k})", "all_reduce", n, k,
@@ -93,7 +97,8 @@ def tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
 
 def double_binary_tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
     """Double binary tree all-reduce: tree 1 carries chunks ``0..k-1``, tree 2 ``k..2k-1``."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
     first = binary_tree_parents(n)
     levels = [_lowbit(r + 1).bit_length() - 1 for r in range(n)]
