@@ -292,6 +292,8 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 0.1, bandw
     stagger_s = validate.non_negative("stagger_s", stagger_s)
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
     sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)
+    if duration_s < sample_interval_s:   # no sample at all: nothing to report (repr raised IndexError)
+        raise ValueError(f"duration_s must be >= sample_interval_s ({sample_interval_s:g} s), got {duration_s:g}")
     kmin = specs.value("dcqcn.paper.kmin") if kmin_bytes is None else validate.non_negative("kmin_bytes", kmin_bytes)
     kmax = specs.value("dcqcn.paper.kmax") if kmax_bytes is None else validate.positive("kmax_bytes", kmax_bytes)
     pmax = specs.value("dcqcn.paper.pmax") if pmax is None else validate.in_range("pmax", pmax, 0.0, 1.0)
