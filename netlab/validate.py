@@ -34,7 +34,8 @@ from collections.abc import Iterable
 MAX_RANKS = 1 << 20          # ranks or endpoints enumerated one by one (schedules, per-rank arrays)
 MAX_SAMPLES = 10_000_000     # Monte Carlo draws, trials or samples held in memory
 MAX_EVENTS = 50_000_000      # simulator events in one run
-MAX_COUNT = 10**18           # default ceiling of integer(): no count netlab models comes near it
+MAX_COUNT = 10**15           # any count used in closed-form arithmetic only (ranks, GPUs, packets)
+DEFAULT_MAX_INT = 10**18     # default ceiling of integer(): no count netlab models comes near it
 LARGEST = 1e30               # default ceiling of positive()/non_negative(): above every SI quantity here
 SMALLEST = 1e-30             # floor of positive(): a divisor this small would overflow to infinity
 
@@ -105,8 +106,8 @@ def integer(name: str, value: object, minimum: int = 0, maximum: int | None = No
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     x = int(value)
-    if maximum is None and x > MAX_COUNT:
-        maximum, why = MAX_COUNT, why or "no count netlab models comes near it"
+    if maximum is None and x > DEFAULT_MAX_INT:
+        maximum, why = DEFAULT_MAX_INT, why or "no count netlab models comes near it"
     upper = "" if maximum is None else f" and <= {maximum}"
     if x < minimum or (maximum is not None and x > maximum):
         shown = x if len(str(x)) <= 40 else f"an integer of {len(str(abs(x)))} digits"
