@@ -138,6 +138,6 @@ def test_sharing_figure_shows_every_flow_and_the_fluid_model():
 def test_chapter3_qp_default_timeout_is_the_registered_one():
     from netlab import rdma
     ctx = rdma.Fabric(100e9).open_device("a")
-    qp = ctx.create_qp(ctx.create_cq(), ctx.create_cq())
+    qp = ctx.alloc_pd().create_qp(ctx.create_cq(), ctx.create_cq())
     assert qp.timeout == specs.value("transport.roce.perftest_timeout_exponent")
     assert 4.096e-6 * 2 ** qp.timeout == pytest.approx(specs.value("transport.roce.default_ack_timeout"))
