@@ -1,16 +1,13 @@
 """Valid calls for the public functions that no other test module's API table lists (mostly
 registry lookups and functions of names or objects), so that the property tests of
-tests/test_api_properties.py reach every public function; those with numeric parameters also go
-through the bad-input sweep here."""
+tests/test_api_properties.py reach every public function (none of these takes a number)."""
 
-from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 
 from netlab import (collectives, dcqcn, fabric, hoststack, ib_vs_ethernet, inference, links, memory, nccl_tests,
                     optics, plots_transport, power, reliability, scaleup, specs)
 from netlab.sim import loadbalance
-from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 _FAB = fabric.fat_tree(8, 400e9)
 _RUN = nccl_tests.parse(nccl_tests.synthetic_output(8, 5e-6, 400e9, max_bytes=2**20))
@@ -47,17 +44,6 @@ API = {
     specs.all_specs: dict(),
     specs.table_markdown: dict(prefix="eth.100g"),
 }
-
-SWEPT = [f for f in API if numeric_params(API[f])]
-
-
-@pytest.mark.parametrize("func", SWEPT, ids=lambda f: f.__name__)
-@settings(max_examples=20, deadline=None)
-@given(data=st.data())
-def test_rejects_bad_input(func, data):
-    name = data.draw(st.sampled_from(numeric_params(API[func])))
-    assert_rejects(func, API[func], name, data.draw(BAD_VALUES))
-
 
 @pytest.mark.parametrize("func", list(API), ids=lambda f: f.__name__)
 def test_a_name_given_as_a_list_is_a_type_error(func):
