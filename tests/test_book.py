@@ -326,6 +326,18 @@ def test_claims_table_figures_follow_the_library():
     slow = parallelism.data_parallel_step(7e9, 4e6, 1024, 400e12, 100e9, 5e-6)
     assert fast.efficiency == approx(0.42, 0.02) and slow.efficiency == approx(0.15, 0.05)
     assert slow.step_s / fast.step_s == approx(2.7, 0.02)
+    # D9: Llama 3 70B at TP 8, PCIe mesh -> DGX H100, DGX B200 -> GB200 NVL72
+    from netlab import inference
+    llama = inference.model("llama3-70b")
+    step = {(name, b): inference.decode_step(llama, scaleup.preset(name), 8, b)
+            for name in ("pcie-h100", "dgx-h100", "dgx-b200", "gb200-nvl72") for b in (1, 64)}
+    lat = lambda b: 1 - step["dgx-h100", b].token_latency_s / step["pcie-h100", b].token_latency_s  # noqa: E731
+    tpj = lambda a, b, n: step[b, n].tokens_per_joule / step[a, n].tokens_per_joule - 1  # noqa: E731
+    assert round(100 * lat(1)) == 12 and round(100 * lat(64)) == 46
+    assert round(100 * tpj("pcie-h100", "dgx-h100", 1)) == 13 and round(100 * tpj("pcie-h100", "dgx-h100", 64)) == 84
+    assert step["gb200-nvl72", 1].token_latency_s == approx(step["dgx-b200", 1].token_latency_s, 1e-9)
+    assert round(100 * tpj("dgx-b200", "gb200-nvl72", 1)) == 7
+    assert "by 12 % (batch 1) to 46 % (batch 64)" in page and "13-84 %" in page
     # D5c, D7b
     assert ecmp.expected_paths_used(128, 128) == approx(0.634, 0.001)
     assert scaleup.nvl72_check().gpu_sum_bidir_bps == approx(129.6e12 * 8, 1e-6)
