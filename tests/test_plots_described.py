@@ -22,3 +22,20 @@ def test_an_explicit_alt_wins_and_a_wordless_figure_stays_a_plain_png():
     bare, ax = plots.figure()
     ax.plot([0, 1], [0, 1])
     assert bare.described() == "" and bare._repr_html_() is None
+
+
+def _contrast_with_white(hex_colour):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    lum = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    return 1.05 / (lum + 0.05)
+
+
+def test_every_figure_colour_has_3_to_1_contrast_on_the_white_background():
+    """WCAG 1.4.11 (graphics): 3:1. The Ethernet orange was #E69F00, 2.25:1."""
+    colours = set(plots.TECH_COLORS.values()) | set(plots.CYCLE) | set(plots.OKABE_ITO.values())
+    low = {c: round(_contrast_with_white(c), 2) for c in colours if _contrast_with_white(c) < 3.0}
+    assert not low, low
+    assert round(_contrast_with_white("#E69F00"), 2) == 2.25   # the check itself, on the old orange
