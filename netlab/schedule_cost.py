@@ -23,7 +23,6 @@ have no simple closed form (the pipelined double binary tree).
 from __future__ import annotations
 
 from collections import defaultdict
-import math
 from dataclasses import dataclass, replace
 
 from netlab import validate
@@ -53,7 +52,7 @@ class Topology:
             if not isinstance(rates, tuple) or len(rates) != n:
                 raise ValueError(f"{name} must be a tuple of {n} rates (one per rank), got {rates!r:.80}")
             # a straggler's rate divided to 0 (underflow) would give an infinite step
-            if not all(type(b) is float and 0.0 < b < math.inf for b in rates):   # fast path for valid tuples
+            if not all(type(b) is float and validate.SMALLEST <= b <= validate.LARGEST for b in rates):  # fast path
                 for i, b in enumerate(rates):
                     validate.positive(f"{name}[{i}]", b)
 

@@ -190,4 +190,4 @@ def test_huge_world_sizes_are_refused_at_once():
     with pytest.raises(ValueError, match="world_size"):
         cc.ring_all_reduce_time(1e6, 10 ** 16, 1e-6, 4e11)
     assert cc.ring_all_reduce_time(1e6, 10 ** 12, 1e-6, 4e11).time_s > 0
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0     # refused at once, not after minutes (loaded CI: slack)
