@@ -23,6 +23,7 @@ BeautifulSoup, pypdf) are used; nothing is fetched from the network.
 from __future__ import annotations
 
 import asyncio
+import logging
 import html
 import os
 import posixpath
@@ -202,6 +203,7 @@ async def _print(html_path: Path, pdf_path: Path, footer: bool = True) -> None:
 
 
 def build(root: Path, out: Path, meta: dict | None = None) -> dict:
+    logging.getLogger("pypdf").setLevel(logging.ERROR)   # Chromium's trailer size: a harmless warning
     root, out = Path(root).resolve(), Path(out).resolve()
     order = page_order(root)
     meta = meta or {}
