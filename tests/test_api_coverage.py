@@ -67,6 +67,9 @@ NOT_IN_A_TABLE = {
     "netlab.cluster.results_table": "formats Verdicts (tests/test_cluster.py)",
     "netlab.cluster.step_parts": "formats an Evaluation (tests/test_cluster.py)",
     "netlab.cluster.brief_explorer": "an ipywidgets explorer of a Workload and Brief (lab 10)",
+    "netlab.plots_fabric.completions_readout": "formats simulated runs (lab 5)",
+    "netlab.plots_fabric.draw_completions": "draws simulated runs (lab 5)",
+    "netlab.specs.registry_page": "renders the registry appendix from its section table (tests/test_specs.py)",
 }
 
 
