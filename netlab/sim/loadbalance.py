@@ -95,13 +95,19 @@ class Adaptive(LoadBalancer):
         n = len(candidates)
         start = self._turn.get(switch.name, 0)
         self._turn[switch.name] = start + 1
-        best, best_load = candidates[start % n], None
-        for k in range(n):
-            port = candidates[(start + k) % n]
-            load = (switch.queues[port].bytes, switch.ports[port].busy)
-            if best_load is None or load < best_load:
-                best, best_load = port, load
-        return best
+        # The first port, in turn from ``start``, with the least (queued bytes, busy):
+        # find the least bytes, then ask "busy?" only of the ports that hold that little.
+        order = [candidates[(start + k) % n] for k in range(n)]
+        queues, ports = switch.queues, switch.ports
+        loads = [queues[port].bytes for port in order]
+        least, first = min(loads), None
+        for port, load in zip(order, loads):
+            if load == least:
+                if not ports[port].busy:
+                    return port
+                if first is None:
+                    first = port
+        return first
 
 
 class PathAware(Adaptive):
