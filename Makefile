@@ -1,16 +1,26 @@
 # netlab: two commands do everything on a fresh machine.
-#   make book   create .venv, install, build the static site strictly
-#   make test   every test CI runs (unit, notebooks, strict book build, site checks, browser)
+#   make book   create .venv, install, execute every notebook once (nbmake), build the static site strictly
+#   make test   every test CI runs (unit and notebook tests, strict book build, PDF, site checks, browser)
+#   make pdf    the whole book as one PDF (after make book): $(PDF)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 BUILD_DIR ?= _build
 SITE := $(BUILD_DIR)/_build/html
+PDF := $(SITE)/netlab.pdf
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
 export NETLAB_SITE_DIR := $(abspath $(SITE))
+# Each notebook is executed once per run. The book's sources are copied to $(SRC); nbmake executes
+# the notebooks there (a cell that raises fails its test) and writes their outputs into the copies
+# (--overwrite); the book is then built from $(SRC) with execution off, rendering those outputs.
+# ($(SRC) is beside $(BUILD_DIR), not in it: nbmake skips every path with a `_build` folder.)
+SRC := $(BUILD_DIR)-src
+BOOK_SOURCES := book labs _static _config.yml _toc.yml
+NBMAKE := --nbmake --nbmake-timeout=300 --overwrite $(SRC)/labs $(SRC)/book
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 
-.PHONY: install book test test-unit test-notebooks test-site lab serve linkcheck bench screenshots clean
+.PHONY: install book build stage test test-unit test-notebooks test-site pdf lab serve linkcheck bench screenshots clean
 
 install: $(STAMP)
 
@@ -21,25 +31,48 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-book: $(STAMP)
-	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build . --path-output $(BUILD_DIR) -W -n --keep-going
+book: test-notebooks build
+	@if [ -x "$${NETLAB_CHROMIUM:-/usr/bin/chromium}" ]; then $(MAKE) --no-print-directory pdf; \
+	else echo "No Chromium: the PDF edition is not made (apt-get install chromium, then make pdf)"; fi
 	@echo ""
 	@echo "The site is in $(SITE)/index.html"
 	@echo "Serve it with: make serve   (then open http://127.0.0.1:$(PORT)/)"
 
-test: test-unit test-notebooks book test-site
+# A fresh copy of the book's sources, set to render the outputs nbmake leaves in it.
+stage:
+	rm -rf $(SRC)
+	mkdir -p $(SRC)
+	cp -r $(BOOK_SOURCES) $(SRC)/
+	sed -i 's/^\(  execute_notebooks:\).*/\1 "off"/' $(SRC)/_config.yml
+	grep -q 'execute_notebooks: "off"' $(SRC)/_config.yml
+
+# The strict build (-W: any warning, a missing output included, fails it) of the executed copies.
+build: $(STAMP)
+	test -d $(SRC)/labs || { echo "no executed notebooks in $(SRC): run make book"; exit 1; }
+	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
+
+# Unit and notebook tests in one parallel session (2 workers share both), then the build, the PDF
+# and the site checks.
+test: $(STAMP) stage
+	NETLAB_STATIC_WIDGETS=1 $(PYTEST) tests $(NBMAKE) -m "not site and not browser" -n 2
+	$(MAKE) --no-print-directory build pdf test-site
 
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not site and not browser" -n 2 -q -p no:cacheprovider
+	$(PYTEST) tests -m "not site and not browser" -n 2
 
-test-notebooks: $(STAMP)
-	NETLAB_STATIC_WIDGETS=1 $(BIN)/python -m pytest --nbmake --nbmake-timeout=300 labs book -n 2 -q -p no:cacheprovider
+test-notebooks: $(STAMP) stage
+	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) -n 2
 
-# Static checks of the built HTML, then every page in headless Chromium (/usr/bin/chromium) with
-# the network blocked. Without Chromium the browser tests are skipped with a message, unless
-# NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure.
+# Static checks of the built HTML and the PDF, then every page in headless Chromium
+# (/usr/bin/chromium) with the network blocked. Without Chromium the browser tests are skipped
+# with a message, unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure.
 test-site: $(STAMP)
-	$(BIN)/python -m pytest tests -m "site or browser" -q -p no:cacheprovider
+	$(PYTEST) tests -m "site or browser"
+
+# One PDF of the whole book: the built pages, in the order of the table of contents, printed by
+# headless Chromium (book/_ext/pdf.py says how). Needs the built site (make book) and Chromium.
+pdf: $(STAMP)
+	$(BIN)/python book/_ext/pdf.py $(SITE) $(PDF)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab labs
@@ -51,7 +84,7 @@ serve:
 linkcheck: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build . --path-output $(BUILD_DIR)/linkcheck --builder linkcheck
 
-# PNGs of a reading page (light and dark), a lab and a widget in two states, for review (after make book).
+# PNGs of a chapter, a lab and the registry, at phone and desktop width, light and dark (after make book).
 screenshots: $(STAMP)
 	$(BIN)/python -m tests.site.screenshots
 
@@ -59,4 +92,4 @@ bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(BUILD_DIR) .pytest_cache
+	rm -rf $(BUILD_DIR) $(SRC) .pytest_cache

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 import math
 
 from netlab import ecmp, fabric, inference, parallelism, power, scaleup, specs, validate
+from netlab import optics as optics_mod
 from netlab.units import format_power, format_time
 
 LOAD_BALANCING = ("ecmp", "spraying", "adaptive")
@@ -48,6 +49,18 @@ class Workload:
     n_tokens: float
     micro_batch: int = 1
 
+    def __post_init__(self):
+        validate.positive("n_params", self.n_params)
+        validate.integer("n_layers", self.n_layers, minimum=1)
+        validate.integer("hidden", self.hidden, minimum=1)
+        validate.integer("seq_len", self.seq_len, minimum=1)
+        validate.positive("tokens_per_step", self.tokens_per_step)
+        validate.positive("n_tokens", self.n_tokens)
+        validate.integer("micro_batch", self.micro_batch, minimum=1)
+        if self.tokens_per_step < self.seq_len:
+            raise ValueError(f"tokens_per_step must hold at least one sequence of seq_len ({self.seq_len}) "
+                             f"tokens, got {self.tokens_per_step}")
+
 
 @dataclass(frozen=True)
 class Design:
@@ -62,6 +75,18 @@ class Design:
     optics: str = "dsp_pluggable"       # netlab.optics.OPTIONS
     tp: int = 8
     pp: int = 1
+
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {type(self.name).__name__}")
+        validate.integer("n_gpus", self.n_gpus, minimum=1, maximum=validate.MAX_COUNT)
+        validate.choice("domain", self.domain, scaleup.PRESETS)
+        validate.choice("switch", self.switch, fabric.SWITCHES)
+        validate.in_range("oversubscription", self.oversubscription, 1.0, 1000.0)
+        validate.choice("load_balancing", self.load_balancing, LOAD_BALANCING)
+        validate.choice("optics", self.optics, optics_mod.OPTIONS)
+        validate.integer("tp", self.tp, minimum=1)
+        validate.integer("pp", self.pp, minimum=1)
 
 
 @dataclass(frozen=True)
@@ -104,8 +129,9 @@ def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_le
                         bytes_per_flow: float) -> float:
     """Share of the NIC rate a synchronous collective gets across the leaf uplinks.
 
-    ``ecmp``: per-flow hashing; the collective waits for the busiest uplink,
-    ``1 / completion_slowdown`` (:func:`netlab.ecmp.ecmp_collisions`). ``spraying``:
+    ``ecmp``: per-flow hashing; the collective waits for the busiest uplink, which holds
+    ``E[max]`` flows where an even split gives ``flows / uplinks``
+    (:func:`netlab.ecmp.ecmp_collisions`). ``spraying``:
     packets spread at random, ``1 / spraying_slowdown`` (:func:`netlab.ecmp.spraying_slowdown`).
     ``adaptive``: the vendor-claimed 95 % effective throughput of adaptive routing with
     telemetry (registry ``fabric.claim.spectrum_x_throughput``, a press-reported claim).
@@ -117,7 +143,12 @@ def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_le
     if load_balancing == "adaptive":
         return specs.value("fabric.claim.spectrum_x_throughput")
     if load_balancing == "ecmp":
-        return 1.0 / ecmp.ecmp_collisions(flows_per_leaf, uplinks_per_leaf).completion_slowdown
+        # The busiest uplink carries E[max] whole flows where an even split of the bytes would
+        # carry flows / uplinks; the collective runs at that ratio of the even split. (Not the
+        # integer ideal ceil(flows / uplinks): the 1 / oversubscription factor in evaluate
+        # already assumes a fractional, even split.)
+        collisions = ecmp.ecmp_collisions(flows_per_leaf, uplinks_per_leaf)
+        return max(1.0, flows_per_leaf / uplinks_per_leaf) / collisions.expected_max_load
     packets = max(1, math.ceil(bytes_per_flow / MTU_BYTES))
     return 1.0 / ecmp.spraying_slowdown(flows_per_leaf, uplinks_per_leaf, packets)
 
@@ -156,8 +187,11 @@ def _network_price_range(fab: fabric.Fabric, optics: str) -> tuple[float, float]
     capacity_share = fab.radix * fab.port_rate_bps / (64 * 800e9)   # assume.switch_price_scales_with_capacity
     switch = (specs.value("cost.switch_64x800g.price_low") * capacity_share * fab.n_switches,
               specs.value("cost.switch_64x800g.price_high") * capacity_share * fab.n_switches)
+    switch_ends, nic_ends = power.optical_port_ends(fab)
     module = _module_price_range(fab.port_rate_bps, optics)
-    return switch[0] + fab.n_transceivers * module[0], switch[1] + fab.n_transceivers * module[1]
+    nic_module = _module_price_range(fab.port_rate_bps, "dsp_pluggable")   # NICs keep DSP pluggables
+    return (switch[0] + switch_ends * module[0] + nic_ends * nic_module[0],
+            switch[1] + switch_ends * module[1] + nic_ends * nic_module[1])
 
 
 def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: float | None = None,
@@ -237,3 +271,214 @@ def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
         raise TypeError(f"design must be a Design, got {type(design).__name__}")
     batch = validate.integer("batch", batch, minimum=1)
     return inference.decode_step(inference.model(model_name), scaleup.preset(design.domain), design.tp, batch)
+
+
+# --- the capstone brief: constraints, a design space, and which designs meet it ----------------
+
+DOMAIN_NAMES = {"pcie-h100": "H100 in a PCIe mesh", "dgx-h100": "DGX H100 (8-GPU NVLink)",
+                "dgx-b200": "DGX B200 (8-GPU NVLink)", "gb200-nvl72": "GB200 NVL72 rack"}
+# Scale-out fabric choices of the capstone: key -> (switch, load balancing, display name).
+FABRICS = {
+    "ib-adaptive": ("quantum2", "adaptive", "InfiniBand NDR, adaptive routing"),
+    "eth-ecmp": ("sn5600_400g", "ecmp", "Ethernet 400G, ECMP hashing"),
+    "eth-spraying": ("sn5600_400g", "spraying", "Ethernet 400G, packet spraying"),
+}
+CONSTRAINTS = ("time", "power", "budget")
+
+
+@dataclass(frozen=True)
+class Brief:
+    """What a design must meet: training days, facility watts and capital cost.
+
+    The budget is checked against the *high* end of the capital-cost range (the
+    prices are estimates: a brief should survive the expensive end). ``overlap`` is
+    the share of the gradient all-reduce hidden behind the backward pass that every
+    design is evaluated with (0 = none hidden, the conservative reading).
+    """
+
+    max_days: float
+    max_facility_w: float
+    max_capex_usd: float
+    n_gpus: int = 4608
+    overlap: float = 0.0
+    pue: float | None = None
+
+    def __post_init__(self):
+        validate.positive("max_days", self.max_days)
+        validate.positive("max_facility_w", self.max_facility_w)
+        validate.positive("max_capex_usd", self.max_capex_usd)
+        validate.integer("n_gpus", self.n_gpus, minimum=1, maximum=validate.MAX_COUNT)
+        validate.in_range("overlap", self.overlap, 0.0, 1.0)
+        if self.pue is not None:
+            validate.in_range("pue", self.pue, 1.0, 5.0)
+
+    def __str__(self) -> str:
+        return (f"at most {self.max_days:g} days, {self.max_facility_w / 1e6:g} MW at the facility and "
+                f"${self.max_capex_usd / 1e6:,.0f} M of hardware (high estimate), {self.n_gpus:,} GPUs, "
+                f"{self.overlap * 100:g} % of the gradient all-reduce hidden behind compute")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A design's evaluation set against a brief: which constraints it misses."""
+
+    evaluation: Evaluation
+    brief: Brief
+    misses: tuple[str, ...]          # a subset of CONSTRAINTS, in that order
+
+    @property
+    def meets(self) -> bool:
+        """True when the design meets every constraint of the brief."""
+        return not self.misses
+
+    @property
+    def margins(self) -> dict[str, float]:
+        """Each constraint's use of its limit: days / max_days, watts / max, high capex / budget."""
+        e, b = self.evaluation, self.brief
+        return {"time": e.training_days / b.max_days, "power": e.site.facility_w / b.max_facility_w,
+                "budget": e.capex_high_usd / b.max_capex_usd}
+
+    def __str__(self) -> str:
+        e = self.evaluation
+        verdict = "meets the brief" if self.meets else "misses the brief on " + " and ".join(self.misses)
+        return (f"{e.design.name}: {e.training_days:.1f} days, {e.site.facility_w / 1e6:.2f} MW at the facility, "
+                f"${e.capex_low_usd / 1e6:,.0f}-{e.capex_high_usd / 1e6:,.0f} M; {verdict}.")
+
+
+def check(evaluation: Evaluation, brief: Brief) -> Verdict:
+    """Which of time, power and budget ``evaluation`` misses under ``brief``."""
+    if not isinstance(evaluation, Evaluation):
+        raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
+    if not isinstance(brief, Brief):
+        raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    ok = {"time": evaluation.training_days <= brief.max_days,
+          "power": evaluation.site.facility_w <= brief.max_facility_w,
+          "budget": evaluation.capex_high_usd <= brief.max_capex_usd}
+    return Verdict(evaluation, brief, tuple(c for c in CONSTRAINTS if not ok[c]))
+
+
+def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription: float,
+                    n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> Design:
+    """A :class:`Design` from the capstone's four decisions, named in plain words."""
+    validate.choice("fabric_key", fabric_key, FABRICS)
+    switch, lb, fabric_name = FABRICS[fabric_key]
+    oversubscription = validate.in_range("oversubscription", oversubscription, 1.0, 1000.0)
+    name = (f"{DOMAIN_NAMES[validate.choice('domain', domain, scaleup.PRESETS)]}, {fabric_name}, "
+            f"{optics_mod.option_name(optics)}, {oversubscription:g}:1")
+    return Design(name, n_gpus, domain=domain, switch=switch, oversubscription=oversubscription,
+                  load_balancing=lb, optics=optics, tp=tp, pp=pp)
+
+
+def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), optics=optics_mod.OPTIONS,
+                 oversubscriptions=(1.0, 2.0, 3.0), n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> list[Design]:
+    """Every combination of the four decisions, as :func:`capstone_design` designs."""
+    return [capstone_design(d, f, o, s, n_gpus, tp, pp)
+            for d in domains for f in fabrics for o in optics for s in oversubscriptions]
+
+
+def explore(workload: Workload, brief: Brief, designs: list[Design] | None = None,
+            mfu: float | None = None) -> list[Verdict]:
+    """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``."""
+    if not isinstance(brief, Brief):
+        raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    designs = design_space(n_gpus=brief.n_gpus) if designs is None else list(designs)
+    return [check(evaluate(d, workload, mfu=mfu, pue=brief.pue, overlap=brief.overlap), brief) for d in designs]
+
+
+OBJECTIVES = {"days": lambda v: v.evaluation.training_days,
+              "capex": lambda v: v.evaluation.capex_high_usd,
+              "power": lambda v: v.evaluation.site.facility_w}
+
+
+def best(verdicts: list[Verdict], objective: str = "days") -> Verdict | None:
+    """The design that meets its brief with the fewest days (or lowest ``"capex"``, ``"power"``).
+
+    Ties (equal objective) go to the cheaper, then the less power-hungry design. None if no
+    design meets the brief.
+    """
+    validate.choice("objective", objective, OBJECTIVES)
+    feasible = [v for v in verdicts if v.meets]
+    if not feasible:
+        return None
+    key = OBJECTIVES[objective]
+    return min(feasible, key=lambda v: (round(key(v), 9), v.evaluation.capex_high_usd, v.evaluation.site.facility_w))
+
+
+def binding_counts(verdicts: list[Verdict]) -> dict[str, int]:
+    """How many designs miss the brief on each constraint (a design can miss several)."""
+    return {c: sum(c in v.misses for v in verdicts) for c in CONSTRAINTS}
+
+
+def plot_brief(verdict: Verdict):
+    """Bars of each constraint's use of its limit (1 = on the limit), for one design."""
+    from netlab import plots
+    fig, ax = plots.figure(width_in=6.4, height_in=2.2)
+    margins = verdict.margins
+    labels = {"time": "training days", "power": "facility power", "budget": "capex (high)"}
+    names = [labels[c] for c in CONSTRAINTS]
+    values = [margins[c] for c in CONSTRAINTS]
+    colors = [plots.color("vermillion") if c in verdict.misses else plots.color("green") for c in CONSTRAINTS]
+    ax.barh(names, values, color=colors)
+    ax.axvline(1.0, color=plots.color("black"), linewidth=1.5)
+    ax.set_xlim(0, max(1.6, max(values) * 1.05))
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the brief's limit (beyond 1 = misses)")
+    for y, x in enumerate(values):
+        ax.text(x + 0.02, y, f"{x:.3f}", va="center")
+    fig.alt = plot_brief_alt(verdict)
+    return fig
+
+
+def results_table(verdicts: list[Verdict]) -> str:
+    """A Markdown table of designs against the brief, one row per verdict."""
+    rows = ["| design | days | facility | capex (low-high) | verdict |", "|---|---|---|---|---|"]
+    for v in verdicts:
+        e = v.evaluation
+        rows.append(f"| {e.design.name} | {e.training_days:.1f} | {e.site.facility_w / 1e6:.2f} MW | "
+                    f"\\${e.capex_low_usd / 1e6:,.0f}-{e.capex_high_usd / 1e6:,.0f} M | "
+                    f"{'meets' if v.meets else 'misses ' + ', '.join(v.misses)} |")
+    return "\n".join(rows)
+
+
+def step_parts(evaluation: Evaluation) -> str:
+    """One design's step time and its parts, as a sentence (seconds, three decimals)."""
+    if not isinstance(evaluation, Evaluation):
+        raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
+    e = evaluation
+    return (f"{e.design.name}: compute {e.compute_s:.3f} s, pipeline bubble {e.bubble_s:.3f} s, "
+            f"tensor parallel {e.tp_s:.3f} s, pipeline transfers {e.pp_s:.4f} s, "
+            f"gradient all-reduce {e.dp_s:.3f} s per step.")
+
+
+def brief_explorer(workload: Workload, brief: Brief):
+    """An explorer over the four capstone decisions: each frame shows the design against ``brief``."""
+    from netlab import widgets
+    if not isinstance(brief, Brief):
+        raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    cache: dict[tuple, Verdict] = {}
+
+    def verdict(domain, fabric_key, optics, oversubscription):
+        key = (domain, fabric_key, optics, oversubscription)
+        if key not in cache:
+            d = capstone_design(domain, fabric_key, optics, oversubscription, n_gpus=brief.n_gpus)
+            cache[key] = check(evaluate(d, workload, pue=brief.pue, overlap=brief.overlap), brief)
+        return cache[key]
+
+    return widgets.Explorer(
+        lambda **k: plot_brief(verdict(**k)),
+        {"domain": widgets.choice("Scale-up domain", ["dgx-h100", "gb200-nvl72"], default="dgx-h100",
+                                  fmt=DOMAIN_NAMES.get),
+         "fabric_key": widgets.choice("Fabric", list(FABRICS), default="ib-adaptive", fmt=lambda k: FABRICS[k][2]),
+         "optics": widgets.choice("Switch optics", list(optics_mod.OPTIONS), fmt=optics_mod.option_name),
+         "oversubscription": widgets.choice("Oversubscription", [1.0, 2.0, 3.0], fmt="{:g}:1")},
+        readout=lambda **k: str(verdict(**k)),
+        alt=lambda **k: plot_brief_alt(verdict(**k)),
+        title="Capstone: one design against the brief",
+    )
+
+
+def plot_brief_alt(verdict: Verdict) -> str:
+    """Alternative text of :func:`plot_brief` for ``verdict``."""
+    m = verdict.margins
+    return (f"{verdict.evaluation.design.name}: training days {m['time']:.2f}, facility power {m['power']:.2f}, "
+            f"high capex {m['budget']:.2f} of the brief's limits")

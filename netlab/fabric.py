@@ -86,10 +86,10 @@ class Fabric:
     def __repr__(self) -> str:
         names = ("leaf", "spine") if self.n_tiers == 2 else ("leaf", "agg", "core")
         per_tier = ", ".join(f"{n} {name}" for n, name in zip(self.switches_per_tier, names))
-        return (f"Fabric({self.n_hosts:,} hosts at {format_rate(self.port_rate_bps)}, {self.n_tiers} tiers "
-                f"of radix-{self.radix} switches, {self.oversubscription:g}:1: {self.n_switches:,} switches "
-                f"({per_tier}), {self.n_links:,} links, {self.n_transceivers:,} transceivers, "
-                f"bisection {format_rate(self.bisection_bandwidth_bps)})")
+        return (f"{self.n_hosts:,} hosts at {format_rate(self.port_rate_bps)} on {self.n_tiers} tiers "
+                f"of radix-{self.radix} switches at {self.oversubscription:g}:1 need {self.n_switches:,} switches "
+                f"({per_tier}), {self.n_links:,} links and {self.n_transceivers:,} transceivers; "
+                f"bisection {format_rate(self.bisection_bandwidth_bps)}.")
 
 
 def _leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:

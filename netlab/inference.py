@@ -1,6 +1,7 @@
 """Inference across a scale-up domain: tensor-parallel decode, its latency and tokens per joule.
 
-Generating one token of a dense transformer reads every weight once. Split over a
+Generating one token of a dense transformer reads every weight once, except the input
+embedding table, of which it looks up one row per token. Split over a
 tensor-parallel (TP) group of ``tp`` GPUs [shoeybi-megatron], each GPU reads
 ``1/tp`` of the weights per layer, and the group then sums its partial results with
 two all-reduces per layer (after attention and after the MLP), each of
@@ -57,10 +58,17 @@ class ModelShape:
     d_model: int
     bytes_per_param: float        # weights (2 for BF16, 1 for FP8)
     bytes_per_activation: float   # activations exchanged by TP all-reduces
+    lookup_params: float = 0.0    # the input embedding table: held in memory, one row read per token
 
     @property
     def weight_bytes(self) -> float:
+        """Bytes of all weights, as held in GPU memory."""
         return self.n_params * self.bytes_per_param
+
+    @property
+    def streamed_params(self) -> float:
+        """Parameters one decode step reads (and multiplies) in full: all but the lookup table."""
+        return self.n_params - self.lookup_params
 
     def __repr__(self) -> str:
         return (f"{self.name}: {self.n_params / 1e9:.5g} billion parameters in {self.n_layers} layers, "
@@ -68,17 +76,27 @@ class ModelShape:
 
 
 def transformer(n_params: float, n_layers: int, d_model: int, bytes_per_param: float = 2.0,
-                bytes_per_activation: float = 2.0, name: str = "custom") -> ModelShape:
+                bytes_per_activation: float = 2.0, name: str = "custom",
+                lookup_params: float = 0.0) -> ModelShape:
     """A dense transformer of ``n_params`` parameters in ``n_layers`` layers of width ``d_model``.
+
+    ``lookup_params`` are the input embedding table's parameters (``vocab * d_model``
+    when the output projection is not tied to it): decode looks up one row per token
+    instead of reading the table, so they count for memory but not for the weight reads.
 
     >>> transformer(70e9, 80, 8192).weight_bytes / 1e9   # BF16 weights
     140.0
     """
-    return ModelShape(name=name, n_params=validate.positive("n_params", n_params),
+    n_params = validate.positive("n_params", n_params)
+    lookup_params = validate.non_negative("lookup_params", lookup_params)
+    if lookup_params >= n_params:
+        raise ValueError(f"lookup_params must be below n_params ({n_params:g}), got {lookup_params:g}")
+    return ModelShape(name=name, n_params=n_params,
                       n_layers=validate.integer("n_layers", n_layers, minimum=1),
                       d_model=validate.integer("d_model", d_model, minimum=1),
                       bytes_per_param=validate.positive("bytes_per_param", bytes_per_param),
-                      bytes_per_activation=validate.positive("bytes_per_activation", bytes_per_activation))
+                      bytes_per_activation=validate.positive("bytes_per_activation", bytes_per_activation),
+                      lookup_params=lookup_params)
 
 
 def dense_transformer_params(n_layers: int, d_model: int, d_ffn: int, n_heads: int, n_kv_heads: int,
@@ -109,12 +127,17 @@ def dense_transformer_params(n_layers: int, d_model: int, d_ffn: int, n_heads: i
 
 
 def model(name: str, bytes_per_param: float = 2.0, bytes_per_activation: float = 2.0) -> ModelShape:
-    """A published model shape from the registry: one of :data:`MODELS`."""
+    """A published model shape from the registry: one of :data:`MODELS`.
+
+    Its input embedding table (``vocab x d_model``, untied in both Llama models) is the
+    lookup table of :func:`transformer`.
+    """
     validate.choice("name", name, MODELS)
     prefix = MODELS[name]
+    d_model = int(specs.value(f"{prefix}.d_model"))
     return transformer(specs.value(f"{prefix}.n_params"), int(specs.value(f"{prefix}.n_layers")),
-                       int(specs.value(f"{prefix}.d_model")), bytes_per_param, bytes_per_activation,
-                       name=name)
+                       d_model, bytes_per_param, bytes_per_activation, name=name,
+                       lookup_params=specs.value(f"{prefix}.vocab") * d_model)
 
 
 @dataclass(frozen=True)
@@ -246,7 +269,8 @@ def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
                 algorithm: str = "best") -> DecodeStep:
     """One decode step of ``batch`` sequences of ``shape`` on a TP group of ``tp`` GPUs.
 
-    ``t_layer = max(W_l / (tp B_hbm), 2 P_l batch / (tp F)) + 2 T_allreduce(batch d b)``,
+    ``t_layer = max(W_l / (tp B_hbm), 2 P_l batch / (tp F)) + 2 T_allreduce(batch d b)``, with
+    ``P_l`` the streamed parameters (all but the embedding lookup table) over ``n_layers``,
     ``token latency = n_layers * t_layer``, ``tokens/s = batch / latency``. The GPU
     figures (HBM bandwidth ``B_hbm``, dense BF16 FLOP/s ``F``, memory) come from the
     registry entries of ``domain.gpu``, at their peak. ``algorithm`` is passed to
@@ -260,7 +284,7 @@ def decode_step(shape: ModelShape, domain: ScaleUpDomain, tp: int, batch: int,
     validate.choice("algorithm", algorithm, ALGORITHMS)
     hbm_bytes_per_s = specs.value(f"gpu.{domain.gpu}.memory_bandwidth") / 8.0
     flops = specs.value(f"gpu.{domain.gpu}.bf16_dense")
-    layer_params = shape.n_params / shape.n_layers
+    layer_params = shape.streamed_params / shape.n_layers    # the output projection spread over layers
     memory_s = layer_params * shape.bytes_per_param / tp / hbm_bytes_per_s
     compute_s = 2.0 * layer_params * batch / tp / flops
     traffic = tp_traffic_per_token(shape.d_model, tp, shape.bytes_per_activation)

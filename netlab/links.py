@@ -87,7 +87,7 @@ class AlphaBeta:
     time_s: float
     latency_share: float          # alpha_s / time_s, in [0, 1]
     effective_bandwidth_bps: float
-    half_bandwidth_bytes: float   # n_1/2 = alpha * beta: size reaching half the bandwidth
+    half_bandwidth_bytes: float   # S_1/2 = alpha * beta: size reaching half the bandwidth
 
     @property
     def regime(self) -> str:
@@ -97,7 +97,7 @@ class AlphaBeta:
     def __repr__(self) -> str:
         return (f"AlphaBeta({format_bytes(self.n_bytes)}: {format_time(self.time_s)}, "
                 f"{format_rate(self.effective_bandwidth_bps)} effective, {self.regime}; "
-                f"n_1/2 = {format_bytes(self.half_bandwidth_bytes)})")
+                f"S_1/2 = {format_bytes(self.half_bandwidth_bytes)})")
 
 
 def alpha_beta(n_bytes: float, alpha_s: float, bandwidth_bps: float) -> AlphaBeta:
@@ -136,6 +136,12 @@ class PathTime:
     latency_s: float         # per-hop latency (propagation + switch) times hops
     time_s: float
     goodput_bps: float       # n_bytes * 8 / time_s
+
+    def __str__(self) -> str:
+        return (f"{format_bytes(self.n_bytes)} in {self.n_packets} packets over {self.hops} hops: "
+                f"{format_time(self.time_s)} = {format_time(self.serialization_s)} serialization + "
+                f"{format_time(self.pipeline_fill_s)} pipeline fill + {format_time(self.latency_s)} "
+                f"per-hop delay ({self.latency_s / self.time_s:.1%} of the total)")
 
     def __repr__(self) -> str:
         return (f"PathTime({format_bytes(self.n_bytes)} in {self.n_packets} packets over "
@@ -198,3 +204,101 @@ def path_time(n_bytes: float, hops: int, bandwidth_bps: float, latency_per_hop_s
     return PathTime(n_bytes=n_bytes, n_packets=n_packets, hops=hops, switching=switching,
                     serialization_s=serialization_s, pipeline_fill_s=pipeline_fill_s,
                     latency_s=latency_s, time_s=time_s, goodput_bps=n_bytes * 8.0 / time_s)
+
+
+# --- serialization against propagation, and lab 2's figures ------------------------------
+
+def serialization_propagation_crossover_m(n_bytes: float, bandwidth_bps: float,
+                                          group_index: float | None = None) -> float:
+    """Distance (m) at which light's travel time equals the serialization time of
+    ``n_bytes`` at ``bandwidth_bps``: ``8 n c / (B n_g)``. Shorter links are
+    serialization-bound, longer ones propagation-bound.
+
+    >>> round(serialization_propagation_crossover_m(4096, 400e9), 2)   # 81.92 ns of fibre
+    16.73
+    """
+    t = serialization_time(validate.positive("n_bytes", n_bytes), bandwidth_bps)
+    return t / propagation_time(1.0, group_index)
+
+
+@dataclass(frozen=True)
+class LinkDelay:
+    """One message over one link of a given length: serialization against propagation."""
+
+    n_bytes: float
+    bandwidth_bps: float
+    distance_m: float
+    serialization_s: float
+    propagation_s: float
+    crossover_m: float
+
+    @property
+    def rtt_s(self) -> float:
+        """Round trip of the bare link (propagation both ways)."""
+        return 2 * self.propagation_s
+
+    @property
+    def bdp_bytes(self) -> float:
+        """Bandwidth-delay product of the bare link's round trip."""
+        return bandwidth_delay_product(self.bandwidth_bps, self.rtt_s)
+
+    def __str__(self) -> str:
+        bound = "propagation" if self.propagation_s > self.serialization_s else "serialization"
+        return (f"{self.n_bytes:,.0f} bytes over {self.distance_m:,g} m at {format_rate(self.bandwidth_bps)}: "
+                f"serialization {format_time(self.serialization_s)}, propagation "
+                f"{format_time(self.propagation_s)} ({bound} dominates; equal at {self.crossover_m:,.1f} m); "
+                f"round trip {format_time(self.rtt_s)}, bandwidth-delay product {format_bytes(self.bdp_bytes)}")
+
+
+def link_delay(n_bytes: float, bandwidth_bps: float, distance_m: float) -> LinkDelay:
+    """Serialization and propagation of one ``n_bytes`` message over ``distance_m`` of fibre."""
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    distance_m = validate.non_negative("distance_m", distance_m)
+    return LinkDelay(n_bytes=n_bytes, bandwidth_bps=bandwidth_bps, distance_m=distance_m,
+                     serialization_s=serialization_time(n_bytes, bandwidth_bps),
+                     propagation_s=propagation_time(distance_m),
+                     crossover_m=serialization_propagation_crossover_m(n_bytes, bandwidth_bps))
+
+
+def draw_link_delay(n_bytes: float, bandwidth_bps: float, distance_m: float):
+    """Lab 2's figure: serialization (flat) and propagation (rising) against distance,
+    log-log from 1 cm to 100 km, with the chosen distance marked."""
+    from netlab import plots
+
+    r = link_delay(n_bytes, bandwidth_bps, distance_m)
+    xs = [10.0 ** (k / 4) for k in range(-8, 21)]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    ax.loglog(xs, [propagation_time(x) * 1e9 for x in xs], color=plots.color("ethernet"), label="propagation")
+    ax.axhline(r.serialization_s * 1e9, color=plots.color("infiniband"), label="serialization")
+    ax.axvline(r.crossover_m, color=plots.color("grey"), linestyle="--", linewidth=1)
+    ax.plot([max(distance_m, 1e-2)], [max(r.propagation_s, 1e-12) * 1e9], "o", color=plots.color("vermillion"))
+    ax.set_xlabel("fibre length (m)")
+    ax.set_ylabel("time (ns)")
+    ax.set_title(f"{n_bytes:,.0f} bytes at {format_rate(bandwidth_bps)}: equal at {r.crossover_m:,.1f} m")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def draw_path_breakdown(n_bytes: float, bandwidth_bps: float, hops: int, latency_per_hop_s: float):
+    """Lab 2's figure: one message's time split (left) and goodput against size (right)."""
+    from netlab import plots
+
+    r = path_time(n_bytes, hops, bandwidth_bps, latency_per_hop_s)
+    fig, (left, right) = plots.figure(ncols=2, width_in=8.0, height_in=3.2)
+    parts = {"serialization": [r.serialization_s / r.time_s * 100],
+             "pipeline fill": [r.pipeline_fill_s / r.time_s * 100],
+             "per-hop delay": [r.latency_s / r.time_s * 100]}
+    plots.bar_breakdown(left, ["message"], parts)
+    left.set_xlim(0, 100)
+    left.set_xlabel("share of the message time (%)")
+    left.set_title(f"{format_time(r.time_s)} in all")
+    sizes = [2.0 ** k for k in range(6, 31)]
+    goodput = [path_time(n, hops, bandwidth_bps, latency_per_hop_s).goodput_bps / 1e9 for n in sizes]
+    right.semilogx(sizes, goodput, color=plots.color("ethernet"))
+    right.axhline(bandwidth_bps / 1e9, color=plots.color("grey"), linestyle="--", linewidth=1)
+    right.plot([n_bytes], [r.goodput_bps / 1e9], "o", color=plots.color("vermillion"))
+    right.set_xlabel("message size (bytes)")
+    right.set_ylabel("goodput (Gb/s)")
+    right.set_title(f"{format_rate(bandwidth_bps)} link, {hops} hops")
+    return fig
+

@@ -5,19 +5,19 @@ Light in single-mode fibre travels at ``c / n_g`` with group index ``n_g`` ~1.46
 ``RTT = 2 * d * n_g / c``: about 0.1 ms at 10 km and 1 ms at 100 km. Three
 consequences follow.
 
-* **In flight.** A sender must keep the bandwidth-delay product ``BDP = B * RTT``
-  unacknowledged to fill the link: 10 MB at 800 Gb/s over 10 km. A window capped
+* **In flight.** A sender must keep the bandwidth-delay product ``BDP = B * RTT / 8``
+  bytes unacknowledged to fill the link (``B`` in bit/s): 9.8 MB at 800 Gb/s over 10 km. A window capped
   at ``W`` bytes gives ``rate = min(B, 8 W / RTT)``.
 * **Reaction.** Congestion control learns of a queue one round trip late; in the
-  meantime a full-rate sender has put another ``B * RTT`` on the wire, which the
+  meantime a full-rate sender has put another ``B * RTT / 8`` bytes on the wire, which the
   far switch must buffer or drop. Deep-buffer switches absorb it but add delay;
   distance-aware control (NVIDIA's Spectrum-XGS, seed D4) sizes windows and
   reactions to the measured RTT instead.
 * **Collectives.** A hierarchical all-reduce over two sites reduce-scatters inside
   each site, all-reduces a ``1/p`` shard with the peer rank at the other site over
   the long link, and all-gathers inside each site again. Only the middle step pays
-  the distance: ``2 (alpha + RTT/2) + n / (p * beta_cross)``, where ``beta_cross``
-  is the long link's rate per rank, or less when the window caps it.
+  the distance: ``2 (alpha + RTT/2) + 8 n / (p * beta_cross)`` for ``n`` bytes, where
+  ``beta_cross`` is the long link's rate per rank in bit/s, or less when the window caps it.
 
 Phase costs are :mod:`netlab.collective_cost`'s ring closed forms (chapter 6); their sum is\nits ``hierarchical_all_reduce_time`` with two domains. Rates are one-way.
 References: ``hnkoptic-g657-datasheet``, ``mapyourtech-fiber``, ``nvidia-xgs-blog``, ``brainai-xgs``.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netlab import collective_cost, links, validate
+from netlab import collective_cost, links, specs, validate
 from netlab.units import format_bytes, format_rate, format_time
 
 
@@ -44,6 +44,10 @@ class LongLink:
     def __repr__(self) -> str:
         return (f"LongLink({self.distance_m / 1e3:g} km at {format_rate(self.bandwidth_bps)}: one way "
                 f"{format_time(self.one_way_s)}, RTT {format_time(self.rtt_s)}, BDP {format_bytes(self.bdp_bytes)})")
+
+    def __str__(self) -> str:
+        return (f"{self.distance_m / 1e3:g} km at {format_rate(self.bandwidth_bps)}: {format_time(self.one_way_s)} "
+                f"one way, a {format_time(self.rtt_s)} round trip, {format_bytes(self.bdp_bytes)} in flight to fill it.")
 
 
 def long_link(distance_m: float, bandwidth_bps: float, local_rtt_s: float = 0.0) -> LongLink:
@@ -188,3 +192,50 @@ def baseline_window_for_speedup(speedup: float, n_bytes: float, ranks_per_site: 
         else:
             high = mid
     return low
+
+
+# --- chapter 10's explorer: the two-site all-reduce against distance --------------------------------
+
+EXAMPLE_DISTANCES_M = tuple(d * 1e3 for d in (0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000))
+
+
+def _example(n_bytes: float, distance_m: float, window_bytes: float | None) -> TwoSiteAllReduce:
+    """Chapter 10's example: 8 GPUs per site on NVLink 5, 800 Gb/s each across, alpha from the registry."""
+    v = specs.value
+    return two_site_allreduce(n_bytes, 8, distance_m, v("nvlink.5.per_gpu"), v("assume.network_alpha"),
+                              v("eth.800g.port_rate"), window_bytes)
+
+
+def plot_two_site(n_bytes: float, window_bytes: float | None = None):
+    """All-reduce time against distance for chapter 10's example: capped window vs full BDP in flight."""
+    from netlab import plots
+    from netlab.units import format_bytes
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    if window_bytes is not None:
+        window_bytes = validate.positive("window_bytes", window_bytes)
+    km_ = [d / 1e3 for d in EXAMPLE_DISTANCES_M]
+    aware = [_example(n_bytes, d, None).time_s * 1e3 for d in EXAMPLE_DISTANCES_M]
+    capped = [_example(n_bytes, d, window_bytes).time_s * 1e3 for d in EXAMPLE_DISTANCES_M]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    ax.loglog(km_, aware, "--", color=plots.color("grey"), label="full BDP in flight (distance-aware)")
+    label = "full BDP in flight" if window_bytes is None else f"in flight capped at {format_bytes(window_bytes)}"
+    ax.loglog(km_, capped, "o-", color=plots.color("ethernet"), label=label)
+    ax.axvline(specs.value("xgs.claim_distance") / 1e3, color=plots.color("green"), linewidth=1)
+    ax.minorticks_off()
+    ax.set_xlabel("distance between the sites (km)")
+    ax.set_ylabel("all-reduce time (ms)")
+    ax.set_title(f"{format_bytes(n_bytes)} over 2 x 8 GPUs")
+    ax.legend()
+    fig.alt = f"Log-log curves of all-reduce time against site distance for {format_bytes(n_bytes)}, {label}"
+    return fig
+
+
+def two_site_summary(n_bytes: float, window_bytes: float | None = None, distance_m: float = 10e3) -> str:
+    """One sentence: chapter 10's example at ``distance_m``, capped, against distance-aware control."""
+    from netlab.units import format_rate, format_time
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    distance_m = validate.non_negative("distance_m", distance_m)
+    r = _example(n_bytes, distance_m, window_bytes)
+    s = r.time_s / _example(n_bytes, distance_m, None).time_s
+    return (f"At {distance_m / 1e3:g} km: {format_time(r.time_s)}, {100 * r.cross_share:.0f} % of it across the "
+            f"long link at {format_rate(r.cross_rate_bps)} per GPU; a full BDP in flight is {s:.2f} times faster.")

@@ -33,6 +33,26 @@ from netlab import specs, validate
 from netlab.units import format_power, pJ
 
 OPTIONS = ("dsp_pluggable", "lpo", "cpo")
+OPTION_NAMES = {"dsp_pluggable": "DSP pluggable", "lpo": "linear pluggable (LPO)", "cpo": "co-packaged (CPO)"}
+
+
+def option_name(option: str) -> str:
+    """Display name of an optics option: ``"dsp_pluggable"`` -> ``"DSP pluggable"``."""
+    return OPTION_NAMES[validate.choice("option", option, OPTIONS)]
+
+
+def lpo_specified(lane_rate_bps: float) -> bool:
+    """True if a linear pluggable at ``lane_rate_bps`` per lane has a finished LPO MSA spec.
+
+    The completed 100G-DR-LPO specification runs 100 Gb/s per lane (up to 800G with
+    8 lanes); linear drive at 200 Gb/s per lane is future work of the MSA, so an LPO
+    figure for a 200G-lane port is an extrapolation.
+
+    >>> lpo_specified(100e9), lpo_specified(200e9)
+    (True, False)
+    """
+    lane_rate_bps = validate.positive("lane_rate_bps", lane_rate_bps)
+    return lane_rate_bps <= specs.value("optics.lpo_msa.lane_rate")
 
 
 def db_to_ratio(loss_db: float) -> float:
@@ -62,6 +82,11 @@ class ChannelLoss:
     def __repr__(self) -> str:
         return (f"ChannelLoss({self.loss_db:.1f} dB = {self.package_db:g} package + {self.trace_db:.1f} trace "
                 f"+ {self.connector_db:g} connectors; {self.power_ratio:.3g}x in power)")
+
+    def __str__(self) -> str:
+        return (f"The channel loses {self.loss_db:.1f} dB ({self.package_db:g} dB in the package, "
+                f"{self.trace_db:.1f} dB in the trace, {self.connector_db:g} dB in connectors): "
+                f"{self.power_ratio:.3g} times less power arrives than was sent.")
 
 
 def channel_loss(trace_length_m: float, n_connectors: int, n_package_crossings: int = 1,
@@ -153,6 +178,13 @@ class PortPower:
                 f"{format_power(self.serdes_w)} SerDes ({self.loss_db:g} dB) + {format_power(self.dsp_w)} DSP + "
                 f"{format_power(self.optics_w)} optics; {self.energy_pj_per_bit:.3g} pJ/bit)")
 
+    def __str__(self) -> str:
+        return (f"A {option_name(self.option)} port at {self.port_rate_bps / 1e9:g} Gb/s draws "
+                f"{format_power(self.total_w)}: {format_power(self.serdes_w)} in the SerDes ({self.loss_db:g} dB "
+                f"channel), {'no DSP' if self.dsp_w == 0 else format_power(self.dsp_w) + ' in a DSP'} and "
+                f"{format_power(self.optics_w)} in the optics, "
+                f"{self.energy_pj_per_bit:.3g} pJ/bit.")
+
 
 def port_power(option: str, port_rate_bps: float) -> PortPower:
     """Power of one switch port of ``port_rate_bps`` with optics ``option``.
@@ -201,6 +233,13 @@ class CpoClaims:
                 f"(modules) / {self.power_gain_port_derived:.2f}x (ports) derived vs {self.power_gain_claimed:g}x "
                 f"claimed; resiliency {self.resiliency_gain_claimed:g}x and bring-up "
                 f"{self.deployment_speedup_claimed:g}x on trust)")
+
+    def __str__(self) -> str:
+        return (f"Signal integrity: {self.signal_integrity_derived:.1f}x derived from the loss gap, "
+                f"{self.signal_integrity_claimed:g}x claimed. Power: {self.power_gain_module_derived:.2f}x from the "
+                f"module figures, {self.power_gain_port_derived:.2f}x with the host SerDes, "
+                f"{self.power_gain_claimed:g}x claimed. Resiliency {self.resiliency_gain_claimed:g}x and bring-up "
+                f"{self.deployment_speedup_claimed:g}x follow from nothing else: on trust.")
 
 
 def cpo_claims() -> CpoClaims:

@@ -35,6 +35,23 @@ def switch_core_energy_per_bit() -> float:
     return total - optics.serdes_energy_per_bit(specs.value("optics.pluggable.channel_loss"))
 
 
+def _checked_fabric(fab: fabric_mod.Fabric) -> fabric_mod.Fabric:
+    """``fab`` if its counts make a fabric (a hand-edited one may not), else a clear error."""
+    if not isinstance(fab, fabric_mod.Fabric):
+        raise TypeError(f"fab must be a netlab.fabric.Fabric, got {type(fab).__name__}")
+    validate.integer("fab.n_hosts", fab.n_hosts, minimum=1)
+    validate.integer("fab.radix", fab.radix, minimum=2)
+    validate.integer("fab.n_switches", fab.n_switches, minimum=1)
+    validate.positive("fab.port_rate_bps", fab.port_rate_bps)
+    if not fab.links_per_tier:
+        raise ValueError("fab.links_per_tier must list the links of each tier, got an empty tuple")
+    links = [validate.integer(f"fab.links_per_tier[{i}]", n, minimum=0) for i, n in enumerate(fab.links_per_tier)]
+    validate.integer("fab.n_transceivers", fab.n_transceivers, minimum=0, maximum=2 * sum(links))
+    if links[0] < fab.n_hosts:
+        raise ValueError(f"fab.links_per_tier[0] (host links) must be >= n_hosts ({fab.n_hosts}), got {links[0]}")
+    return fab
+
+
 def optical_port_ends(fab: fabric_mod.Fabric) -> tuple[int, int]:
     """``(switch_side, nic_side)``: optical link ends of ``fab`` on switches and on NICs.
 
@@ -42,8 +59,7 @@ def optical_port_ends(fab: fabric_mod.Fabric) -> tuple[int, int]:
     leaf end and a NIC end. Host links are optical when the fabric counts
     transceivers on them (``n_transceivers > 2 * switch links``).
     """
-    if not isinstance(fab, fabric_mod.Fabric):
-        raise TypeError(f"fab must be a netlab.fabric.Fabric, got {type(fab).__name__}")
+    fab = _checked_fabric(fab)
     host_links = fab.links_per_tier[0]
     switch_links = sum(fab.links_per_tier[1:])
     optical_hosts = fab.n_transceivers > 2 * switch_links
@@ -84,8 +100,7 @@ def fabric_power(fab: fabric_mod.Fabric, option: str, nic_option: str = "dsp_plu
     Example: a k = 4 fat tree at 100 Gb/s has 20 switches of 4 ports, 32 switch-to-switch
     links (64 switch-side ends) plus 16 host links (16 leaf ends, 16 NIC ends).
     """
-    if not isinstance(fab, fabric_mod.Fabric):
-        raise TypeError(f"fab must be a netlab.fabric.Fabric, got {type(fab).__name__}")
+    fab = _checked_fabric(fab)
     option = validate.choice("option", option, optics.OPTIONS)
     nic_option = validate.choice("nic_option", nic_option, ("dsp_pluggable", "lpo"))
     rate = fab.port_rate_bps
@@ -123,6 +138,11 @@ class SitePower:
                 f"IT {format_power(self.it_w)}, network {format_power(self.network_w)} = "
                 f"{self.network_share:.1%})")
 
+    def __str__(self) -> str:
+        return (f"{self.n_gpus:,} GPUs draw {format_power(self.facility_w)} at the facility (PUE {self.pue:g}); "
+                f"the network is {format_power(self.network_w)} of the {format_power(self.it_w)} of IT power, "
+                f"{100 * self.network_share:.1f} % of the total.")
+
 
 def site_power(fab: fabric_mod.Fabric, option: str, gpu_power_w: float, pue: float,
                nic_option: str = "dsp_pluggable") -> SitePower:
@@ -153,6 +173,11 @@ class EnvelopeFit:
     def __repr__(self) -> str:
         return (f"EnvelopeFit({format_power(self.envelope_w)} with {self.option}: {self.n_gpus:,} GPUs, "
                 f"limited by {self.limited_by}; network {self.site.network_share:.1%} of the facility)")
+
+    def __str__(self) -> str:
+        return (f"{format_power(self.envelope_w)} feeds {self.n_gpus:,} GPUs with {optics.option_name(self.option)} "
+                f"optics (limited by {self.limited_by}); the network is "
+                f"{100 * self.site.network_share:.1f} % of the facility's power.")
 
 
 def gpus_in_envelope(envelope_w: float, switch: str, option: str, gpu_power_w: float, pue: float,
@@ -185,3 +210,42 @@ def gpus_in_envelope(envelope_w: float, switch: str, option: str, gpu_power_w: f
         else:
             high = mid
     return EnvelopeFit(envelope_w, option, low, "power", facility(low))
+
+
+# --- chapter 9's explorers: a fabric's watts by optics choice ------------------------------------
+
+def fabric_power_by_option(switch: str, n_gpus: int) -> tuple[fabric_mod.Fabric, dict[str, FabricPower]]:
+    """The fabric of ``switch`` for ``n_gpus`` and its power with each optics option."""
+    validate.choice("switch", switch, fabric_mod.SWITCHES)
+    n_gpus = validate.integer("n_gpus", n_gpus, minimum=1, maximum=validate.MAX_COUNT)
+    fab = fabric_mod.for_switch(switch, n_gpus)
+    return fab, {o: fabric_power(fab, o) for o in optics.OPTIONS}
+
+
+def plot_fabric_power(switch: str, n_gpus: int):
+    """Stacked bars of network power (switch chips, switch ports, NIC ports) per optics option."""
+    from netlab import plots
+    from netlab.units import MW
+    fab, p = fabric_power_by_option(switch, n_gpus)
+    fig, ax = plots.figure(width_in=6.4, height_in=2.6)
+    plots.bar_breakdown(ax, [optics.option_name(o) for o in optics.OPTIONS], {
+        "switch chips": [p[o].switch_core_w / MW for o in optics.OPTIONS],
+        "switch ports": [p[o].switch_ports_w / MW for o in optics.OPTIONS],
+        "NIC ports": [p[o].nic_ports_w / MW for o in optics.OPTIONS]})
+    ax.set_xlabel("network power (MW)")
+    ax.set_title(f"{n_gpus:,} GPUs at {fab.port_rate_bps / 1e9:g} Gb/s, {fab.n_tiers} tiers of "
+                 f"{fab.radix}-port switches")
+    fig.alt = (f"Stacked bars of network power for {n_gpus:,} GPUs: "
+               + ", ".join(f"{optics.option_name(o)} {format_power(p[o].total_w)}" for o in optics.OPTIONS))
+    return fig
+
+
+def fabric_power_summary(switch: str, n_gpus: int, pue: float) -> str:
+    """One sentence: switches, optical ends, network watts per GPU port, and what CPO saves."""
+    pue = validate.in_range("pue", pue, 1.0, 5.0)
+    fab, p = fabric_power_by_option(switch, n_gpus)
+    saved = (p["dsp_pluggable"].total_w - p["cpo"].total_w) * pue
+    return (f"{fab.n_switches:,} switches and {fab.n_transceivers:,} optical link ends; network power per GPU "
+            f"port {p['dsp_pluggable'].per_host_w:.0f} W with DSP pluggables, {p['lpo'].per_host_w:.0f} W with "
+            f"LPO, {p['cpo'].per_host_w:.0f} W with CPO; CPO saves {format_power(saved)} at the facility "
+            f"(PUE {pue:g}).")

@@ -46,6 +46,11 @@ class FleetFailures:
                 f"{self.failures_per_day:.3g} per day, one every {self.mtbf_fleet_s / hour:.3g} h; "
                 f"a {self.job_duration_s / hour:.3g} h job sees none with p = {self.p_job_unaffected:.3g})")
 
+    def __str__(self) -> str:
+        return (f"{self.n_parts:,.0f} parts at {self.failure_rate_per_s / FIT:.3g} FIT fail {self.failures_per_day:.3g} "
+                f"times a day, one every {self.mtbf_fleet_s / hour:.3g} h; a {self.job_duration_s / hour:.3g} h job "
+                f"sees none with probability {self.p_job_unaffected:.3g}.")
+
 
 def fleet_failures(n_parts: float, failure_rate_per_s: float | None = None, mtbf_gain: float = 1.0,
                    job_duration_s: float = day) -> FleetFailures:
@@ -87,6 +92,11 @@ class LaserCount:
                 f"x {self.lasers_per_switch_port:g} + {self.nic_side_ports:,} NIC ports x "
                 f"{self.lasers_per_pluggable_port:g})")
 
+    def __str__(self) -> str:
+        return (f"With {optics.option_name(self.option)} switches: {self.n_lasers:,.0f} lasers, "
+                f"{self.switch_side_ports:,} switch ports x {self.lasers_per_switch_port:g} + "
+                f"{self.nic_side_ports:,} NIC pluggables x {self.lasers_per_pluggable_port:g}.")
+
 
 def fabric_lasers(fab: fabric_mod.Fabric, option: str) -> LaserCount:
     """Count the lasers of ``fab``: switch-side ports with ``option``, NIC side pluggable.
@@ -102,3 +112,102 @@ def fabric_lasers(fab: fabric_mod.Fabric, option: str) -> LaserCount:
     return LaserCount(option=option, switch_side_ports=switch_side, nic_side_ports=nic_side,
                       lasers_per_pluggable_port=per_pluggable, lasers_per_switch_port=per_switch_port,
                       n_lasers=switch_side * per_switch_port + nic_side * per_pluggable)
+
+
+@dataclass(frozen=True)
+class FabricFailures:
+    """Laser failures of a fabric, split by where the lasers sit.
+
+    ``cpo_mtbf_gain`` divides the failure rate of the co-packaged (switch-side)
+    lasers only: the NIC ends of the host links keep pluggables, whatever the
+    switches use, so a CPO reliability claim cannot reach them.
+    """
+
+    lasers: LaserCount
+    switch_side_per_day: float
+    nic_side_per_day: float
+    failures_per_day: float
+    mtbf_fleet_s: float
+    p_day_unaffected: float        # exp(-failures per day)
+
+    @property
+    def nic_share(self) -> float:
+        """Share of the fabric's laser failures that happen in the NIC-side pluggables."""
+        return self.nic_side_per_day / self.failures_per_day
+
+    def __str__(self) -> str:
+        return (f"{self.lasers.n_lasers:,.0f} lasers fail {self.failures_per_day:.3g} times a day, one every "
+                f"{self.mtbf_fleet_s / hour:.3g} h; {100 * self.nic_share:.0f} % of the failures are in the NIC-side "
+                f"pluggables; a day without one: p = {self.p_day_unaffected:.2g}")
+
+
+def fabric_failures(fab: fabric_mod.Fabric, option: str, failure_rate_per_s: float | None = None,
+                    cpo_mtbf_gain: float = 1.0) -> FabricFailures:
+    """Laser failures per day of ``fab`` with switch optics ``option``.
+
+    ``cpo_mtbf_gain`` (e.g. 10 for a "10x MTBF" claim) applies to the switch-side
+    lasers when ``option == "cpo"`` and to nothing else: the NIC side is pluggable.
+
+    Example: a k = 4 fat tree at 800 Gb/s with CPO has 80 switch ports x 2 lasers and
+    16 NIC ports x 8; at 100 FIT and a 10x CPO gain, 160 x 10 FIT + 128 x 100 FIT
+    = 14,400 FIT, 14,400e-9 x 24 = 3.456e-4 failures a day.
+
+    >>> f = fabric_failures(fabric_mod.fat_tree(4, 800e9), "cpo", 100 * FIT, cpo_mtbf_gain=10)
+    >>> round(f.failures_per_day, 7)
+    0.0003456
+    """
+    option = validate.choice("option", option, optics.OPTIONS)
+    rate = specs.value("optics.laser.failure_rate") if failure_rate_per_s is None else validate.positive(
+        "failure_rate_per_s", failure_rate_per_s)
+    cpo_mtbf_gain = validate.in_range("cpo_mtbf_gain", cpo_mtbf_gain, 1.0, 1e6)
+    count = fabric_lasers(fab, option)
+    switch_rate = rate / (cpo_mtbf_gain if option == "cpo" else 1.0)
+    switch_per_s = count.switch_side_ports * count.lasers_per_switch_port * switch_rate
+    nic_per_s = count.nic_side_ports * count.lasers_per_pluggable_port * rate
+    total = switch_per_s + nic_per_s
+    return FabricFailures(lasers=count, switch_side_per_day=switch_per_s * day, nic_side_per_day=nic_per_s * day,
+                          failures_per_day=total * day, mtbf_fleet_s=1.0 / total,
+                          p_day_unaffected=math.exp(-total * day))
+
+
+# --- chapter 9's explorer: laser failures against cluster size ------------------------------------
+
+FAILURE_SIZES = (10_000, 32_000, 100_000, 320_000, 700_000)
+
+
+def plot_fabric_failures(fit: float, cpo_mtbf_gain: float, switch: str = "quantum_x800",
+                         sizes: tuple[int, ...] = FAILURE_SIZES):
+    """Laser failures per day against GPU count: pluggable fabric vs CPO switches (NICs pluggable)."""
+    from netlab import plots
+    rate = validate.positive("fit", fit) * FIT
+    validate.in_range("cpo_mtbf_gain", cpo_mtbf_gain, 1.0, 1e6)
+    sizes = [validate.integer("sizes", n, minimum=1, maximum=validate.MAX_COUNT) for n in sizes]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    for option, color in (("dsp_pluggable", "optics"), ("cpo", "cpo")):
+        per_day = [fabric_failures(fabric_mod.for_switch(switch, n), option, rate, cpo_mtbf_gain).failures_per_day
+                   for n in sizes]
+        ax.loglog(sizes, per_day, "o-", color=plots.color(color), label=optics.option_name(option))
+    nic = [fabric_failures(fabric_mod.for_switch(switch, n), "cpo", rate, cpo_mtbf_gain).nic_side_per_day
+           for n in sizes]
+    ax.loglog(sizes, nic, ":", color=plots.color("grey"), label="of which NIC-side pluggables")
+    ax.axhline(1.0, color=plots.color("grey"), linestyle="--", linewidth=1)
+    ax.set_ylim(1e-2, 1e2)
+    ax.minorticks_off()
+    ax.set_xlabel(f"GPUs ({switch} fabric)")
+    ax.set_ylabel("laser failures per day")
+    ax.set_title(f"{fit:g} FIT per laser, CPO lasers {cpo_mtbf_gain:g}x more reliable")
+    ax.legend()
+    fig.alt = f"Log-log lines of laser failures per day against GPU count at {fit:g} FIT, pluggable vs CPO"
+    return fig
+
+
+def fabric_failures_summary(n_gpus: int, fit: float, cpo_mtbf_gain: float, switch: str = "quantum_x800") -> str:
+    """One sentence comparing a pluggable fabric with CPO switches at ``n_gpus``."""
+    rate = validate.positive("fit", fit) * FIT
+    n_gpus = validate.integer("n_gpus", n_gpus, minimum=1, maximum=validate.MAX_COUNT)
+    fab = fabric_mod.for_switch(switch, n_gpus)
+    plug = fabric_failures(fab, "dsp_pluggable", rate)
+    cpo = fabric_failures(fab, "cpo", rate, cpo_mtbf_gain)
+    return (f"{n_gpus:,} GPUs: {plug.failures_per_day:.2g} laser failures a day with pluggables (one every "
+            f"{plug.mtbf_fleet_s / hour:.2g} h), {cpo.failures_per_day:.2g} with CPO switches (one every "
+            f"{cpo.mtbf_fleet_s / hour:.2g} h, {100 * cpo.nic_share:.0f} % of them in the NIC pluggables).")

@@ -42,6 +42,19 @@ class Topology:
     intra_bandwidth_bps: tuple[float, ...]   # one per rank
     inter_bandwidth_bps: tuple[float, ...]   # one per rank
 
+    def __post_init__(self):
+        n = validate.integer("world_size", self.world_size, minimum=1, maximum=validate.MAX_RANKS)
+        validate.integer("domain_size", self.domain_size, minimum=1)
+        validate.non_negative("intra_alpha_s", self.intra_alpha_s)
+        validate.non_negative("inter_alpha_s", self.inter_alpha_s)
+        for name in ("intra_bandwidth_bps", "inter_bandwidth_bps"):
+            rates = getattr(self, name)
+            if not isinstance(rates, tuple) or len(rates) != n:
+                raise ValueError(f"{name} must be a tuple of {n} rates (one per rank), got {rates!r:.80}")
+            for i, b in enumerate(rates):
+                # a straggler's rate divided to 0 (underflow) would give an infinite step
+                validate.positive(f"{name}[{i}]", b)
+
     def __repr__(self) -> str:
         return (f"Topology({self.world_size} ranks in domains of {self.domain_size}; "
                 f"scale-up {format_byte_rate(min(self.intra_bandwidth_bps))} per rank, "

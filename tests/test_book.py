@@ -290,3 +290,67 @@ def test_registry_keys_quoted_in_the_claims_table_exist():
     assert len(keys) >= 4
     for key in sorted(keys):
         assert specs.value(key) > 0, key
+
+
+# --- the numbers the claims table quotes, recomputed ----------------------------------------
+# The table's computations call netlab with stated inputs. If a model changes, the figure the
+# page quotes must change with it: each is recomputed here, within the rounding it is quoted to.
+def test_claims_table_figures_follow_the_library():
+    from netlab import (ecmp, hoststack, ib_vs_ethernet, longhaul, memory, nccl_model, optics,
+                        parallelism, scaleup)
+
+    page = CLAIMS_PAGE.read_text()
+    approx = lambda x, rel=0.02: pytest.approx(x, rel=rel)  # noqa: E731
+    # E2b: Llama 3.1 405B at 16 bytes per parameter on 80 GB GPUs
+    assert memory.fit(405_853_388_800, "train-adam-zero", 80e9).min_gpus == 82 and "at least 82 GPUs" in page
+    # E3a: cores for 400 Gb/s in 1 MiB messages
+    assert hoststack.cores_needed("rdma", 400e9, 2**20).sender_cores == approx(0.007, 0.3)
+    assert hoststack.cores_needed("tcp", 400e9, 2**20).receiver_cores == approx(6, 0.05)
+    # E4d: NCCL's model, 1024 H100s in 128 nodes, three 0.3 µs hops more per network step
+    big = nccl_model.switch_latency_effect(1e9, 1024, 128, 0.9e-6, 400e9)
+    small = nccl_model.switch_latency_effect(65536, 1024, 128, 0.9e-6, 400e9)
+    ring = [nccl_model.estimate(1e9, 1024, 128, "ring", "simple", nic_bps=400e9, extra_net_step_s=x).time_s
+            for x in (0.0, 0.9e-6)]
+    assert big.base.time_s == approx(5.31e-3, 0.01) and big.slowdown == approx(0.0024, 0.05)
+    assert ring[0] == approx(18.9e-3, 0.01) and ring[1] / ring[0] - 1 == approx(0.017, 0.05)
+    assert small.base.time_s == approx(96e-6, 0.01) and small.slowdown == approx(0.13, 0.05)
+    assert "+0.24 %" in page and "+1.7 %" in page and "slows by 13 %" in page
+    # E5c: GPUDirect RDMA's gain by message size
+    gain = lambda n, b: hoststack.gpudirect_gain(n, b).gain  # noqa: E731
+    assert gain(64, 100e9) == approx(0.90, 0.02) and gain(2**20, 100e9) == approx(0.34, 0.03)
+    assert gain(1e9, 100e9) == approx(0.28, 0.03) and gain(1e9, 400e9) == approx(0.61, 0.03)
+    # E6c: 64 bytes over three 100 ns switches with 600 ns of adapters
+    assert ib_vs_ethernet.small_message_latency(64, 3, 400e9, 100e-9, 600e-9, 25e-9).time_s == approx(1.0e-6)
+    # C3: 7-billion-parameter model, 1024 GPUs, 400 vs 100 Gb/s
+    fast = parallelism.data_parallel_step(7e9, 4e6, 1024, 400e12, 400e9, 5e-6)
+    slow = parallelism.data_parallel_step(7e9, 4e6, 1024, 400e12, 100e9, 5e-6)
+    assert fast.efficiency == approx(0.42, 0.02) and slow.efficiency == approx(0.15, 0.05)
+    assert slow.step_s / fast.step_s == approx(2.7, 0.02)
+    # D9: Llama 3 70B at TP 8, PCIe mesh -> DGX H100, DGX B200 -> GB200 NVL72
+    from netlab import inference
+    llama = inference.model("llama3-70b")
+    step = {(name, b): inference.decode_step(llama, scaleup.preset(name), 8, b)
+            for name in ("pcie-h100", "dgx-h100", "dgx-b200", "gb200-nvl72") for b in (1, 64)}
+    lat = lambda b: 1 - step["dgx-h100", b].token_latency_s / step["pcie-h100", b].token_latency_s  # noqa: E731
+    tpj = lambda a, b, n: step[b, n].tokens_per_joule / step[a, n].tokens_per_joule - 1  # noqa: E731
+    assert round(100 * lat(1)) == 12 and round(100 * lat(64)) == 46
+    assert round(100 * tpj("pcie-h100", "dgx-h100", 1)) == 13 and round(100 * tpj("pcie-h100", "dgx-h100", 64)) == 84
+    assert step["gb200-nvl72", 1].token_latency_s == approx(step["dgx-b200", 1].token_latency_s, 1e-9)
+    assert round(100 * tpj("dgx-b200", "gb200-nvl72", 1)) == 7
+    assert "by 12 % (batch 1) to 46 % (batch 64)" in page and "13-84 %" in page
+    # D5c, D7b
+    assert ecmp.expected_paths_used(128, 128) == approx(0.634, 0.001)
+    assert scaleup.nvl72_check().gpu_sum_bidir_bps == approx(129.6e12 * 8, 1e-6)
+    # D10a, D10b, D12a
+    assert optics.pluggable_channel().loss_db == approx(21.3, 0.005) and optics.cpo_channel().loss_db == approx(3.6, 0.02)
+    watts = [optics.port_power(o, r).total_w for o in ("dsp_pluggable", "cpo") for r in (800e9, 1.6e12)]
+    assert watts == [approx(19.3, 0.005), approx(38.6, 0.005), approx(5.9, 0.01), approx(11.9, 0.005)]
+    claims = optics.cpo_claims()
+    assert claims.power_gain_module_derived == approx(3.3, 0.02) and claims.power_gain_port_derived == approx(3.25, 0.01)
+    # Dx2: Llama 3.1 405B step with a 16 M-token batch on 16,384 GPUs at 400 TFLOPS
+    assert parallelism.training_flops(4.06e11, 1.6e7) / (16384 * 4e14) == approx(5.9, 0.01)
+    # Dx8: chapter 10's two-site all-reduce
+    two = lambda n, d: longhaul.two_site_allreduce(n, 8, d, 7.2e12, 5e-6, 800e9).time_s  # noqa: E731
+    assert two(1e9, 0) == approx(3.27e-3, 0.005) and two(1e9, 10e3) == approx(3.37e-3, 0.005)
+    assert two(250e6, 10e3) < 1e-3 < two(265e6, 10e3)          # "up to about 257 MB"
+    assert two(8, 90e3) < 1e-3 < two(8, 98e3)                  # "beyond about 94 km"

@@ -13,6 +13,10 @@ W = cluster.Workload(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096, toke
 IB = cluster.Design("IB", 4608, "dgx-h100", "quantum2", 1.0, "adaptive", "dsp_pluggable", tp=8, pp=4)
 
 API = {
+    cluster.capstone_design: dict(domain="dgx-h100", fabric_key="eth-ecmp", optics="cpo", oversubscription=2.0,
+                                  n_gpus=4608, tp=8, pp=4),
+    cluster.design_space: dict(n_gpus=4608, tp=8, pp=4),
+    cluster.explore: dict(workload=W, brief=cluster.Brief(28.5, 12.35e6, 230e6), mfu=0.4),
     cluster.scaleout_efficiency: dict(load_balancing="ecmp", flows_per_leaf=32, uplinks_per_leaf=32,
                                       bytes_per_flow=1e6),
     cluster.evaluate: dict(design=IB, workload=W, mfu=0.4, pue=1.3, overlap=0.0),
@@ -95,8 +99,11 @@ def test_capex_range_by_hand():
 def test_an_sn5600_in_400g_breakout_is_priced_as_one_switch():
     # 128 x 400G on one SN5600 is 51.2 Tb/s: the full 64 x 800G price, not twice it.
     e = cluster.evaluate(replace(IB, switch="sn5600_400g", optics="lpo"), W)
+    # LPO on the switch side only: the 4,608 NIC ends keep DSP pluggables ($600 at 400G), as the
+    # power model has it (chapter 9); the other link ends are LPO at the 800G LPO-to-DR8 price ratio.
     lpo_ratio = (700 + 900) / (1_100 + 1_400)
-    low = e.fabric.n_switches * 150_000 + e.fabric.n_transceivers * 600 * lpo_ratio
+    switch_ends = e.fabric.n_transceivers - 4608
+    low = e.fabric.n_switches * 150_000 + switch_ends * 600 * lpo_ratio + 4608 * 600
     assert e.network_capex_low_usd == pytest.approx(low)
 
 
@@ -122,3 +129,117 @@ def test_serving_is_chapter_7s_decode_step():
     got = cluster.serve(IB, "llama3-70b", 8)
     want = inference.decode_step(inference.model("llama3-70b"), scaleup.preset("dgx-h100"), 8, 8)
     assert got == want
+
+
+def test_ecmp_on_an_oversubscribed_leaf_runs_at_port_over_the_busiest_uplink():
+    """86 flows hashed onto 42 uplinks (a 2:1 SN5600 leaf): each flow on the busiest uplink gets
+    the uplink's rate over E[max] flows, port / E[max]. The old model divided E[max] by the
+    integer ideal ceil(86/42) = 3 and then by the 2.05 oversubscription: 1.46x too fast."""
+    from netlab import ecmp as ecmp_mod
+    d = cluster.capstone_design("dgx-h100", "eth-ecmp", "dsp_pluggable", 2.0)
+    e = cluster.evaluate(d, W)
+    f = e.fabric
+    assert (f.leaf_downlinks, f.leaf_uplinks) == (86, 42)
+    e_max = ecmp_mod.expected_max_load(86, 42)
+    assert e.scaleout_efficiency == pytest.approx(1 / e_max)
+    # Non-blocking (64 on 64): 1 / E[max] as before.
+    e1 = cluster.evaluate(cluster.capstone_design("dgx-h100", "eth-ecmp", "dsp_pluggable", 1.0), W)
+    assert e1.scaleout_efficiency == pytest.approx(1 / ecmp_mod.expected_max_load(64, 64))
+    # Oversubscribing an ECMP fabric must not speed it up.
+    assert e.training_days > e1.training_days
+
+
+# --- the capstone brief: every constraint binds somewhere, different briefs choose differently ---
+
+BRIEF = cluster.Brief(max_days=28.5, max_facility_w=12.35e6, max_capex_usd=230e6)
+
+
+def test_every_constraint_binds_for_some_design_and_the_best_is_not_the_default():
+    verdicts = cluster.explore(W, BRIEF)
+    assert len(verdicts) == 2 * 3 * 3 * 3
+    counts = cluster.binding_counts(verdicts)
+    assert all(counts[c] > 0 for c in ("time", "power", "budget")), counts
+    # each constraint is the *only* miss of some design: it binds on its own
+    for c in ("time", "power", "budget"):
+        assert any(v.misses == (c,) for v in verdicts), c
+    feasible = [v for v in verdicts if v.meets]
+    assert 2 <= len(feasible) < len(verdicts) / 4
+    # the four decisions all vary between feasible and infeasible designs with the others fixed
+    by_name = {v.evaluation.design.name: v for v in verdicts}
+    win = cluster.best(verdicts, "days").evaluation.design
+    assert (win.domain, win.load_balancing, win.optics, win.oversubscription) == ("gb200-nvl72", "spraying", "cpo", 2.0)
+    for changed in (cluster.capstone_design("dgx-h100", "eth-spraying", "cpo", 2.0),      # domain -> time
+                    cluster.capstone_design("gb200-nvl72", "eth-ecmp", "cpo", 2.0),       # fabric -> time
+                    cluster.capstone_design("gb200-nvl72", "eth-spraying", "dsp_pluggable", 2.0),  # optics -> power
+                    cluster.capstone_design("gb200-nvl72", "eth-spraying", "cpo", 1.0)):  # oversubscription -> budget
+        assert not by_name[changed.name].meets, changed.name
+
+
+def test_different_constraints_and_objectives_select_different_designs():
+    tight = cluster.explore(W, BRIEF)
+    cheap = cluster.explore(W, cluster.Brief(max_days=70, max_facility_w=10e6, max_capex_usd=200e6))
+    rich = cluster.explore(W, cluster.Brief(max_days=30, max_facility_w=13e6, max_capex_usd=270e6))
+    picks = {cluster.best(v, "days").evaluation.design.name for v in (tight, cheap, rich)}
+    assert len(picks) == 3, picks
+    assert cluster.best(cheap, "days").evaluation.design.domain == "dgx-h100"
+    assert cluster.best(rich, "days").evaluation.design.oversubscription == 1.0
+    # the same brief, a different objective: cheapest is 3:1, fastest is 2:1
+    assert cluster.best(tight, "capex").evaluation.design.oversubscription == 3.0
+    assert cluster.best(cluster.explore(W, cluster.Brief(20, 20e6, 1e9))) is None
+
+
+def test_a_verdict_names_exactly_the_constraints_missed():
+    e = cluster.evaluate(cluster.capstone_design("gb200-nvl72", "ib-adaptive", "dsp_pluggable", 1.0), W)
+    v = cluster.check(e, BRIEF)
+    assert v.misses == tuple(c for c, over in (("time", e.training_days > 28.5),
+                                                ("power", e.site.facility_w > 12.35e6),
+                                                ("budget", e.capex_high_usd > 230e6)) if over)
+    assert v.margins["power"] == pytest.approx(e.site.facility_w / 12.35e6)
+    assert "misses the brief on power and budget" in str(v) and "Evaluation(" not in str(v)
+
+
+def test_ecmp_days_lost_depend_on_the_overlap_assumption():
+    """ECMP minus spraying on the DGX H100 Ethernet design: the all-reduce difference times
+    (1 - overlap), plus the pipeline transfers' difference, times 3.18 M steps.
+    19.0 / 9.6 / 4.0 days at 0 / 50 / 80 % overlap."""
+    ecmp_d = cluster.capstone_design("dgx-h100", "eth-ecmp", "dsp_pluggable", 1.0)
+    spray_d = cluster.capstone_design("dgx-h100", "eth-spraying", "dsp_pluggable", 1.0)
+    steps = 15e12 / (1152 * 4096)
+    for overlap, days in ((0.0, 19.0), (0.5, 9.6), (0.8, 4.0)):
+        a, b = cluster.evaluate(ecmp_d, W, overlap=overlap), cluster.evaluate(spray_d, W, overlap=overlap)
+        lost = a.training_days - b.training_days
+        # the pipeline transfers cross the same fabric (never hidden); the all-reduce is hidden by the overlap
+        assert lost == pytest.approx(steps * ((1 - overlap) * (a.dp_s - b.dp_s) + a.pp_s - b.pp_s) / 86400)
+        assert lost == pytest.approx(days, abs=0.05)
+
+
+@pytest.mark.parametrize("field, value", [("n_params", -70e9), ("micro_batch", 0), ("tokens_per_step", 0.0),
+                                          ("n_tokens", float("nan")), ("n_layers", 0)])
+def test_workload_refuses_values_that_gave_negative_days_or_a_zero_division(field, value):
+    with pytest.raises(ValueError, match=field):
+        replace(W, **{field: value})
+
+
+def test_design_refuses_unknown_choices_at_once():
+    with pytest.raises(ValueError, match="optics"):
+        replace(IB, optics="magic")
+    with pytest.raises(ValueError, match="oversubscription"):
+        replace(IB, oversubscription=0.5)
+
+
+def test_chapter_11_results_table_is_what_the_model_gives():
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).parents[1] / "book" / "ch11-capstone.md").read_text()
+    verdicts = {v.evaluation.design.name: v for v in cluster.explore(W, BRIEF)}
+    rows = [line for line in text.splitlines() if line.startswith("| GB200") or line.startswith("| DGX")]
+    assert len(rows) >= 8
+    for row in rows:
+        name, days, mw, capex, verdict = [c.strip() for c in row.strip("|").split("|")]
+        v = verdicts[name]
+        e = v.evaluation
+        assert days == f"{e.training_days:.1f}", name
+        assert mw == f"{e.site.facility_w / 1e6:.2f} MW", name
+        low, high = map(int, re.findall(r"\d+", capex))
+        assert (low, high) == (round(e.capex_low_usd / 1e6), round(e.capex_high_usd / 1e6)), name
+        assert verdict == ("meets" if v.meets else "misses " + ", ".join(v.misses)), name

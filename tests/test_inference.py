@@ -52,6 +52,16 @@ def test_every_registry_model_size_recounts_from_its_architecture(prefix):
     assert specs.value(f"{prefix}.n_params") == pytest.approx(recount, rel=1e-9)
 
 
+def test_decode_reads_all_weights_but_the_embedding_lookup_table():
+    # The input embedding (vocab x d_model) is looked up one row per token; the output projection,
+    # the same size, is read in full. Both count for memory (fits), only the latter for the reads.
+    assert LLAMA70.lookup_params == 128256 * 8192
+    assert LLAMA70.streamed_params == 70_553_706_496 - 128256 * 8192
+    assert LLAMA70.weight_bytes == 2 * 70_553_706_496
+    with pytest.raises(ValueError, match="lookup_params"):
+        inference.transformer(1e9, 10, 1024, lookup_params=2e9)
+
+
 def test_parameter_count_by_hand_for_llama3_70b():
     # Per layer: q and o 8192^2 each, k and v 8192 x 1024 each, MLP 3 x 8192 x 28672, norms 2 x 8192
     # = 855,654,400; x 80 = 68,452,352,000; embeddings 2 x 128,256 x 8192 = 2,101,346,304; final norm 8192.
@@ -71,13 +81,14 @@ def test_tp_traffic_per_token_per_layer():
 
 
 def test_decode_llama70b_tp8_batch1_on_dgx_h100_by_hand():
-    # Per layer: 70,553,706,496 / 80 = 881.921e6 params.
-    #   weights: 881.921e6 x 2 bytes / 8 GPUs / 3.35e12 B/s      = 65.815 us  (memory-bound)
+    # Streamed per layer: (70,553,706,496 - 128,256 x 8192 embedding rows looked up, not read) / 80
+    #   = 69,503,033,344 / 80 = 868.788e6 params.
+    #   weights: 868.788e6 x 2 bytes / 8 GPUs / 3.35e12 B/s      = 64.835 us  (memory-bound)
     #   comm:    NCCL 2.30.7's tuner for 16,384 bytes over 8 H100s picks ring/LL:
     #            base 6.6 us + 14 steps x 0.6 us = 15.0 us; LL busbw min(141, 370.8 / 2) = 141 GB/s,
     #            algbw 141 x 8/14 = 80.57 GB/s, so + 16,384 / 80.57e9 s = 0.2034 us -> 15.2034 us
-    # token latency = 80 x (65.815 + 2 x 15.2034) us = 7.698 ms; power 8 x 10.2 kW / 8 = 10.2 kW.
-    layer_params = 70_553_706_496 / 80
+    # token latency = 80 x (64.835 + 2 x 15.2034) us = 7.619 ms; power 8 x 10.2 kW / 8 = 10.2 kW.
+    layer_params = (70_553_706_496 - 128256 * 8192) / 80
     memory = layer_params * 2 / 8 / 3.35e12
     one = 6.6e-6 + 14 * 0.6e-6 + 16384 / (141e9 * 8 / 14)
     r = inference.decode_step(LLAMA70, DGX_H100, tp=8, batch=1)
@@ -86,7 +97,7 @@ def test_decode_llama70b_tp8_batch1_on_dgx_h100_by_hand():
     assert r.compute_s == pytest.approx(2 * layer_params / 8 / 989.4e12, rel=1e-9)
     assert r.comm_s == pytest.approx(2 * one, rel=1e-6)
     assert r.token_latency_s == pytest.approx(80 * (memory + 2 * one), rel=1e-6)
-    assert r.token_latency_s == pytest.approx(7.698e-3, rel=1e-3)
+    assert r.token_latency_s == pytest.approx(7.619e-3, rel=1e-3)
     assert r.power_w == pytest.approx(10.2e3)
     assert r.tokens_per_joule == pytest.approx(1 / r.token_latency_s / 10.2e3, rel=1e-12)
     assert r.fits and not r.crosses_domain

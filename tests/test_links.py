@@ -15,6 +15,10 @@ API = {
     links.alpha_beta: dict(n_bytes=1e6, alpha_s=5e-6, bandwidth_bps=100e9),
     links.path_time: dict(n_bytes=1e6, hops=3, bandwidth_bps=100e9, latency_per_hop_s=1e-6,
                           mtu_bytes=4096, header_bytes=0),
+    links.serialization_propagation_crossover_m: dict(n_bytes=4096, bandwidth_bps=400e9, group_index=1.468),
+    links.link_delay: dict(n_bytes=4096, bandwidth_bps=400e9, distance_m=10.0),
+    links.draw_link_delay: dict(n_bytes=4096, bandwidth_bps=400e9, distance_m=10.0),
+    links.draw_path_breakdown: dict(n_bytes=1e6, bandwidth_bps=100e9, hops=3, latency_per_hop_s=1e-6),
 }
 
 
@@ -87,3 +91,52 @@ def test_path_time_bounds(n, hops, rate, lat):
     upper = hops * (n * 8 / rate) + hops * lat
     assert lower * (1 - 1e-12) <= r.time_s <= upper * (1 + 1e-12)
     assert math.isclose(r.time_s, r.serialization_s + r.pipeline_fill_s + r.latency_s)
+
+
+def test_serialization_propagation_crossover_by_hand():
+    # 4096 bytes at 400 Gb/s: 81.92 ns; fibre 1.468 / 299,792,458 m/s = 4.8967 ns/m -> 16.73 m
+    c = 299_792_458.0
+    n_g = links.fiber_group_index()
+    assert links.serialization_propagation_crossover_m(4096, 400e9) == pytest.approx(4096 * 8 / 400e9 * c / n_g)
+    assert links.serialization_propagation_crossover_m(64, 800e9) == pytest.approx(0.1307, rel=1e-3)
+    d = links.link_delay(4096, 400e9, 100_000)
+    assert d.rtt_s == pytest.approx(2 * 100_000 * n_g / c)
+    assert d.bdp_bytes == pytest.approx(400e9 * 2 * 100_000 * n_g / c / 8)   # 49.0 MB
+    assert "propagation dominates" in str(d) and "serialization dominates" in str(links.link_delay(4096, 400e9, 2))
+
+
+def test_e9_fifty_nanoseconds_is_ten_metres_of_fibre():
+    assert 50e-9 / links.propagation_time(1.0) == pytest.approx(10.2, abs=0.05)
+
+
+def test_path_time_reads_as_a_sentence():
+    text = str(links.path_time(1e6, 3, 100e9, 0.5e-6))
+    assert "PathTime(" not in text and "of the total" in text
+
+
+def test_lab2_uses_distance_and_computes_the_bdp_outside_the_exercises():
+    import json
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[1] / "labs" / "lab02-links.ipynb"
+    cells = json.loads(path.read_text())["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    assert any("distance_m" in c and "Explorer" in c for c in code)
+    assert any("bandwidth_delay_product" in c and "exercises" not in c for c in code)
+    assert all(len(c.split("\n")) <= 20 for c in code)
+
+
+def test_one_symbol_one_meaning_for_hops_and_headers():
+    # h was hops in chapters 2-3, header bytes in chapter 4 and hidden size in chapter 1.
+    import pathlib
+    import re
+    book = pathlib.Path(__file__).resolve().parents[1] / "book"
+    pages = {p.name: p.read_text() for p in book.glob("ch*.md")}
+    for name, text in pages.items():
+        assert not re.search(r"\$h\$-byte|P ?\+ ?h\)|8h/B|\\frac\{8h\}|hidden size \$h\$", text), name
+    assert "hidden size $d_{model}$" in pages["ch01-training-is-networking.md"]
+    assert "$H$-byte header" in pages["ch04-infiniband-vs-ethernet.md"]
+    notation = pages["ch00-how-to-use.md"].split("## Notation", 1)[1]
+    rows = [r for r in notation.splitlines() if r.startswith("| $")]
+    symbols = [r.split("|")[1].strip() for r in rows]
+    assert len(symbols) == len(set(symbols)) and "$h$" in symbols and "$H$" in symbols
+    assert len(rows) >= 20 and all(len(r.split("|")) == 6 for r in rows)

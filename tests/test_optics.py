@@ -9,6 +9,7 @@ from netlab import optics, specs
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
+    optics.lpo_specified: dict(lane_rate_bps=100e9),
     optics.db_to_ratio: dict(loss_db=22.0),
     optics.ratio_to_db: dict(ratio=63.0),
     optics.channel_loss: dict(trace_length_m=0.25, n_connectors=1, n_package_crossings=1,
@@ -127,3 +128,16 @@ def test_claim_statuses_are_honest():
         s = specs.get(key)
         assert (s.status, s.grade) == ("vendor claim", "S"), key
     assert specs.get("optics.nvidia_800g_dr8.module_power").grade == "P"
+
+
+def test_lpo_is_specified_only_at_100g_lanes():
+    # LPO MSA's finished 100G-DR-LPO: 100 Gb/s per lane; 200G lanes are future work.
+    assert specs.value("optics.lpo_msa.lane_rate") == 100e9
+    assert optics.lpo_specified(100e9) and optics.lpo_specified(50e9)
+    assert not optics.lpo_specified(200e9)
+
+
+def test_option_names_are_display_names():
+    assert optics.option_name("dsp_pluggable") == "DSP pluggable"
+    assert all("_" not in optics.option_name(o) for o in optics.OPTIONS)
+    assert "PortPower(" not in str(optics.port_power("lpo", 8e11)) and "no DSP" in str(optics.port_power("lpo", 8e11))

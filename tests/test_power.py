@@ -1,6 +1,8 @@
 """netlab.power: fabric power from chapter 5's Fabric objects, checked by hand."""
 
 from hypothesis import given, settings, strategies as st
+import pathlib
+
 import pytest
 
 from netlab import fabric, optics, power, specs
@@ -9,6 +11,9 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 K4 = fabric.fat_tree(4, 100e9)    # 16 hosts, 20 switches (8 leaf, 8 agg, 4 core), links (16, 16, 16)
 
 API = {
+    power.fabric_power_by_option: dict(switch="quantum2", n_gpus=1000),
+    power.fabric_power_summary: dict(switch="quantum2", n_gpus=1000, pue=1.3),
+    power.plot_fabric_power: dict(switch="quantum2", n_gpus=1000),
     power.site_power: dict(fab=K4, option="cpo", gpu_power_w=1000.0, pue=1.5),
     power.gpus_in_envelope: dict(envelope_w=1e6, switch="quantum2", option="cpo", gpu_power_w=1000.0,
                                  pue=1.3, oversubscription=1.0),
@@ -107,3 +112,27 @@ def test_too_small_an_envelope_is_refused():
 def test_fabric_power_needs_a_fabric():
     with pytest.raises(TypeError, match="fab"):
         power.fabric_power({"n_hosts": 16}, "cpo")
+
+
+def test_chapter_9_share_pairs_h100_servers_with_their_400g_ports():
+    """The H100 reference architecture gives each GPU 400 Gb/s; the chapter's share and envelope
+    figures use a 400G fabric (SN5600 in 128 x 400G), not the 800G rows. Share by hand:
+    network / (GPUs + network), PUE cancels."""
+    from netlab import specs
+    fab = fabric.for_switch("sn5600_400g", 100_000)
+    assert fab.port_rate_bps == specs.value("ra.hgx.scaleout_per_gpu")
+    gpu_w = specs.value("dgx.h100.power") / 8
+    net = power.fabric_power(fab, "dsp_pluggable").total_w
+    site = power.site_power(fab, "dsp_pluggable", gpu_w, 1.3)
+    assert site.network_share == pytest.approx(net / (100_000 * gpu_w + net))
+    assert 0.045 < site.network_share < 0.055          # "5.0 %" in chapter 9
+    assert "SN5600" in (pathlib.Path(__file__).parents[1] / "book" / "ch09-optics-and-power.md").read_text()
+
+
+@pytest.mark.parametrize("change", [dict(n_hosts=0), dict(radix=-4), dict(links_per_tier=(-16, -32)),
+                                    dict(n_switches=0), dict(n_transceivers=10**6)])
+def test_fabric_power_refuses_a_fabric_whose_counts_make_no_sense(change):
+    from dataclasses import replace
+    bad = replace(K4, **change)
+    with pytest.raises(ValueError, match="fab\\."):
+        power.fabric_power(bad, "cpo")

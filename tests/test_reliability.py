@@ -11,6 +11,10 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 FIT = reliability.FIT
 
 API = {
+    reliability.fabric_failures: dict(fab=fabric.fat_tree(4, 800e9), option="cpo", failure_rate_per_s=100 * FIT,
+                                      cpo_mtbf_gain=10.0),
+    reliability.fabric_failures_summary: dict(n_gpus=1000, fit=100.0, cpo_mtbf_gain=10.0),
+    reliability.plot_fabric_failures: dict(fit=100.0, cpo_mtbf_gain=10.0, sizes=(1000,)),
     reliability.fleet_failures: dict(n_parts=1e6, failure_rate_per_s=100 * FIT, mtbf_gain=1.0,
                                      job_duration_s=86400.0),
 }
@@ -72,3 +76,31 @@ def test_laser_count_against_lambdas_estimate():
     ours = reliability.fabric_lasers(fab, "dsp_pluggable").n_lasers
     lambda_estimate = specs.value("optics.lasers.pluggable_128k")
     assert lambda_estimate / 1.5 < ours < lambda_estimate * 1.5
+
+
+def test_cpo_gain_reaches_only_the_switch_side_lasers_128k_by_hand():
+    """Chapter 9: 128k GPUs on a 3-tier Quantum-X800 fabric, CPO on the switches, pluggables on
+    the NICs, 100 FIT per laser. Hand count: 655,520 switch ports x 2 lasers = 1,311,040 CPO lasers;
+    131,072 NIC ports x 8 = 1,048,576 pluggable lasers. With a 10x MTBF on the CPO lasers only:
+    1,311,040 x 10e-9 + 1,048,576 x 100e-9 = 0.0131 + 0.1049 = 0.1180 failures per hour,
+    one every 8.48 h (not the 42 h a 10x on every laser would give), 89 % of them at the NICs."""
+    fab = fabric.for_switch("quantum_x800", 131_072)
+    f = reliability.fabric_failures(fab, "cpo", 100 * FIT, cpo_mtbf_gain=10)
+    per_hour = 1_311_040 * 10e-9 + 1_048_576 * 100e-9
+    assert f.failures_per_day == pytest.approx(per_hour * 24)
+    assert f.mtbf_fleet_s / 3600 == pytest.approx(1 / per_hour)
+    assert 8.4 < f.mtbf_fleet_s / 3600 < 8.6
+    assert f.nic_share == pytest.approx(1_048_576 * 100e-9 / per_hour)
+    assert f.nic_share > 0.85
+    # Without the gain: 2,359,616 lasers x 100e-9 per hour = 5.66 a day.
+    assert reliability.fabric_failures(fab, "cpo", 100 * FIT).failures_per_day == pytest.approx(
+        2_359_616 * 100e-9 * 24)
+    # A CPO claim does nothing for a pluggable fabric.
+    plug = reliability.fabric_failures(fab, "dsp_pluggable", 100 * FIT, cpo_mtbf_gain=10)
+    assert plug.failures_per_day == pytest.approx(6_292_736 * 100e-9 * 24)
+
+
+def test_fabric_failures_rejects_a_gain_below_one():
+    fab = fabric.fat_tree(4, 800e9)
+    with pytest.raises(ValueError, match="cpo_mtbf_gain"):
+        reliability.fabric_failures(fab, "cpo", cpo_mtbf_gain=0.5)

@@ -115,3 +115,17 @@ def test_bytes_sent_per_rank(n, N):
     assert sc.bytes_sent_per_rank(coll.ring_all_reduce(n), N) == pytest.approx([2 * (n - 1) / n * N] * n)
     assert sc.bytes_sent_per_rank(coll.in_network_all_reduce(n, 3), N) == pytest.approx([N] * n)
     assert sc.bytes_sent_per_rank(coll.all_to_all(n), N) == pytest.approx([(n - 1) / n * N] * n)
+
+
+def test_a_straggler_whose_rate_underflows_to_zero_is_refused():
+    """5e-324 bit/s divided by 2 is 0.0: the old Topology accepted it, and schedule_time gave inf."""
+    topo = sc.flat_topology(4, 1e-6, 5e-324)
+    with pytest.raises(ValueError, match="bandwidth_bps"):
+        sc.with_straggler(topo, 0, 2.0)
+
+
+def test_a_hand_built_topology_is_checked():
+    with pytest.raises(ValueError, match="inter_bandwidth_bps"):
+        sc.Topology(2, 2, 0.0, 0.0, (1e9, 1e9), (1e9,))
+    with pytest.raises(ValueError, match="intra_alpha_s"):
+        sc.Topology(2, 2, -1.0, 0.0, (1e9, 1e9), (1e9, 1e9))

@@ -66,6 +66,12 @@ register(
     Spec("optics.lpo_800g.module_power", 8.5 * W, "W",
          "Power of an 800G linear pluggable (LPO, no DSP) module (midpoint of 8-9 W)",
          "axiom-lpo-vs-dsp", "2025", "vendor claim", "S", published="~8-9 W"),
+    Spec("optics.lpo_msa.lane_rate", 100 * Gbps, "bit/s",
+         "Lane rate of the LPO MSA's completed linear pluggable specification (100G-DR-LPO), "
+         "for 100G to 800G Ethernet (800G = 8 lanes)",
+         "convergedigest-lpo-msa", "2025", "standard", "S", published="100 Gb/s per lane",
+         note="The MSA plans 200 Gb/s-per-lane work; no 200G-lane linear pluggable is specified yet, so "
+              "an LPO port on 200G SerDes (1.6T, Quantum-X800, photonic switches) is hypothetical."),
     Spec("optics.module_rate", 800 * Gbps, "bit/s",
          "Rate of the 800G modules above, one-way (8 x 100G lanes)",
          "axiom-lpo-vs-dsp", "2025", "vendor claim", "S", published="800 Gb/s"),

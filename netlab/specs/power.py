@@ -52,5 +52,6 @@ register(
          "netlab-assumptions", "2026", "assumption", "-", published="1 cm"),
     Spec("assume.optics.lasers_per_module", 8, "1",
          "Lasers in one pluggable 800G module (one per lane, as in DR8 and SR8)",
-         "netlab-assumptions", "2026", "assumption", "-", published="8"),
+         "netlab-assumptions", "2026", "assumption", "-", published="8",
+         note="An 800G port on 200 Gb/s lanes (DR4) has 4 lanes; with one laser per lane the counts halve."),
 )

@@ -96,19 +96,23 @@ FIGURES = """async () => {
 }"""
 
 MATH = """() => {
+  // formulas are typeset at build time as MathML (book/_ext/mathml.py); the browser lays them out
   const sources = Array.from(document.querySelectorAll(".math"));
-  const unrendered = sources.filter(el => !el.querySelector("mjx-container"))
-                            .map(el => el.textContent.trim().slice(0, 60));
-  const errors = Array.from(document.querySelectorAll("mjx-merror, mjx-container [data-mjx-error]"))
-                      .map(el => (el.getAttribute("data-mjx-error") || el.textContent).slice(0, 80));
+  const unrendered = sources.filter(el => {
+    const m = el.querySelector("math");
+    return !(m && m instanceof MathMLElement && m.getBoundingClientRect().width > 0);
+  }).map(el => el.textContent.trim().slice(0, 60));
+  const errors = Array.from(document.querySelectorAll("merror, .math-error, mjx-merror"))
+                      .map(el => el.textContent.slice(0, 80));
   // raw TeX left in the reading text (not in code): $...$ holding TeX, \\( \\[ or $$ delimiters
   const clone = document.querySelector("article, .bd-article, main, body").cloneNode(true);
-  clone.querySelectorAll("pre, code, script, style, mjx-container, .highlight, kbd, samp").forEach(n => n.remove());
+  clone.querySelectorAll("pre, code, script, style, math, .highlight, kbd, samp").forEach(n => n.remove());
   const text = clone.textContent;
   const raw = [];
   const patterns = [/\\$\\$[^$]+\\$\\$/g, /\\$[^$\\n]*[\\\\^_{}][^$\\n]*\\$/g, /\\\\\\([^]*?\\\\\\)/g, /\\\\\\[[^]*?\\\\\\]/g];
   for (const re of patterns) { for (const m of text.matchAll(re)) { raw.push(m[0].slice(0, 60)); } }
-  return {n: sources.length, rendered: document.querySelectorAll("mjx-container").length, unrendered, errors, raw};
+  return {n: sources.length, rendered: document.querySelectorAll(".math math").length, unrendered, errors, raw,
+          mathjax: !!window.MathJax};
 }"""
 
 SOLUTIONS = """() => Array.from(document.querySelectorAll(".admonition.dropdown, details.sd-dropdown")).map((el, i) => {
@@ -163,7 +167,7 @@ DARK = """async () => {
       problems.push(`figure "${name}" is transparent on a dark background: dark lines and labels would vanish`);
     }
   }
-  const maths = Array.from(document.querySelectorAll("mjx-container")).slice(0, 40);
+  const maths = Array.from(document.querySelectorAll(".math math")).slice(0, 40);
   for (const m of maths) {
     const ratio = contrast(rgba(getComputedStyle(m).color), background(m));
     if (ratio < 4.5) { problems.push(`math "${m.textContent.slice(0, 30)}" has contrast ${ratio.toFixed(2)} in dark mode`); break; }
@@ -345,8 +349,8 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
 
         math = await page.evaluate(MATH)
         report.counts["math"] = math["n"]
-        if math_state == "none" and math["n"]:
-            report.add("math", f"{math['n']} formulas but MathJax is not loaded")
+        if math["mathjax"]:
+            report.add("math", "the page loads MathJax: formulas are typeset at build time (book/_ext/mathml.py)")
         for t in math["unrendered"][:5]:
             report.add("math", f"formula not typeset: {t}")
         for t in math["errors"][:5]:
@@ -454,3 +458,75 @@ def inspect_site(root: Path, pages: list[str] | None = None, search_term: str | 
     """Visit ``pages`` (default: every content page under ``root``) and return what went wrong."""
     root = Path(root)
     return asyncio.run(_inspect(root, content_pages(root) if pages is None else pages, search_term))
+
+
+# --- reading on a phone, a tablet and a desktop -------------------------------------------------
+
+NAV_OPEN = """(kind) => {
+  const dialog = document.getElementById(`pst-${kind}-sidebar-modal`);
+  if (!dialog || !dialog.open) { return 0; }
+  return Array.from(dialog.querySelectorAll("a")).filter(a => a.getBoundingClientRect().width > 0).length;
+}"""
+
+SEARCH_FIELDS = """() => {
+  const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+                          getComputedStyle(el).visibility !== "hidden"; };
+  const fields = Array.from(document.querySelectorAll("form.bd-search, button.search-button-field")).filter(visible);
+  return fields.map(f => f.className);
+}"""
+
+SEARCH_ICON = """() => {
+  const form = document.querySelector("#pst-search-dialog form.bd-search");
+  const input = form && form.querySelector("input");
+  const icon = form && form.querySelector(".icon, svg, i");
+  if (!input || !icon) { return "no search field in the search dialog"; }
+  input.value = "bandwidth";
+  const i = icon.getBoundingClientRect(), r = input.getBoundingClientRect();
+  const textStart = r.left + parseFloat(getComputedStyle(input).paddingLeft);
+  return i.right <= textStart + 1 ? "" : `the magnifier (right edge ${i.right.toFixed(0)} px) covers the typed text (from ${textStart.toFixed(0)} px)`;
+}"""
+
+
+async def _reader_layout(root: Path, page_path: str) -> list[str]:
+    from playwright.async_api import async_playwright
+
+    problems = []
+    profile = tempfile.mkdtemp(prefix="netlab-chromium-")
+    try:
+        with SiteServer(root) as server:
+            async with async_playwright() as pw:
+                context = await launch(pw, profile)
+                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
+                                    else r.abort("blockedbyclient"))
+                page = await context.new_page()
+                for width, kind, name in ((390, "primary", "menu"), (800, "primary", "menu"),
+                                          (390, "secondary", "contents"), (800, "secondary", "contents")):
+                    await page.set_viewport_size({"width": width, "height": 844})
+                    await page.goto(server.base_url + page_path, wait_until="load")
+                    button = page.locator(f"button.{kind}-toggle:visible").first
+                    if await button.count() == 0:
+                        problems.append(f"at {width} px there is no visible {name} button")
+                        continue
+                    await button.click()
+                    try:
+                        await page.wait_for_function(NAV_OPEN, arg=kind, timeout=3000)
+                    except Exception:
+                        problems.append(f"at {width} px, tapping the {name} button does not open the {name}")
+                await page.set_viewport_size({"width": 1366, "height": 900})
+                await page.goto(server.base_url + page_path, wait_until="load")
+                fields = await page.evaluate(SEARCH_FIELDS)
+                if len(fields) != 1:
+                    problems.append(f"at 1366 px the page shows {len(fields)} search boxes: {fields}")
+                await page.keyboard.press("Control+k")
+                await page.wait_for_timeout(300)
+                if message := await page.evaluate(SEARCH_ICON):
+                    problems.append(message)
+                await context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    return problems
+
+
+def reader_layout(root: Path, page_path: str) -> list[str]:
+    """Navigation opens from its buttons at phone and tablet width; one search box; a readable search field."""
+    return asyncio.run(_reader_layout(Path(root), page_path))

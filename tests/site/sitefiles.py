@@ -40,8 +40,8 @@ def redirect_target(root: Path, page: str) -> str | None:
 
 
 def content_pages(root: Path) -> list[str]:
-    """The pages a reader reads: every page except redirects."""
-    return [p for p in all_pages(root) if redirect_target(root, p) is None]
+    """The pages a reader reads: every page except redirects and the 404 page (checked on its own)."""
+    return [p for p in all_pages(root) if p != "404.html" and redirect_target(root, p) is None]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

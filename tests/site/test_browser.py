@@ -66,3 +66,12 @@ def test_the_book_has_widgets_exercises_and_solutions(site_report):
               for k in ("explorers", "exercises", "solutions", "math", "figures")}
     assert totals["explorers"] >= 1 and totals["exercises"] >= 3 and totals["solutions"] >= 3, totals
     assert totals["math"] >= 1, totals
+
+
+def test_navigation_opens_on_phones_and_tablets(site_root, browser_required):
+    """Tapping the menu or contents button at 390 and 800 px opens the navigation; one search box at 1366 px,
+    and the search field's magnifier leaves the typed text readable."""
+    from tests.site import browser_checks
+
+    page = next(p for p in content_pages(site_root) if p.startswith("book/ch0"))
+    assert not (p := browser_checks.reader_layout(site_root, page)), "\n".join(p)

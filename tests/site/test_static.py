@@ -3,6 +3,8 @@
 Every page the build produced is checked (discovered from the build output).
 """
 
+import re
+
 import pytest
 
 from tests.site import static_checks
@@ -20,7 +22,24 @@ def test_the_site_has_its_parts(site_root):
     assert "search.html" in pages
     assert any(p.startswith("labs/") for p in pages), "no lab page was built"
     assert any(p.startswith("book/") for p in pages), "no reading page was built"
-    assert (site_root / "_static" / "mathjax" / "tex-chtml.js").is_file(), "MathJax is not served by the site"
+    assert (site_root / "404.html").is_file(), "no 404.html (GitHub Pages shows it for a missing page)"
+
+
+def test_formulas_are_typeset_at_build_time(site_root):
+    """Every formula is MathML in the page (book/_ext/mathml.py): no page loads MathJax or holds raw TeX math."""
+    problems, n = [], 0
+    for page in all_pages(site_root):
+        text = (site_root / page).read_text(encoding="utf-8", errors="replace")
+        if "mathjax" in text.lower() and re.search(r"<script[^>]+mathjax", text, re.I):
+            problems.append(f"{page} loads MathJax")
+        for m in re.finditer(r'<(?:span|div) class="math notranslate nohighlight"[^>]*>', text):
+            n += 1
+            if "<math" not in text[m.end():m.end() + 400]:
+                problems.append(f"{page}: a formula is not MathML: {text[m.end():m.end() + 80]}")
+        problems += [f"{page}: a formula could not be converted: {m[:80]}"
+                     for m in re.findall(r'<code class="math-error">(.*?)</code>', text)]
+    assert n > 50, f"only {n} formulas in the whole site: is math rendered at all?"
+    assert not problems, _explain(problems)
 
 
 def test_index_redirects_to_a_page(site_root):

@@ -1,0 +1,258 @@
+"""The PDF edition: every page of the built site, in the book's order, printed by headless Chromium.
+
+Usage (after the site is built; ``make pdf`` does this)::
+
+    python book/_ext/pdf.py SITE_DIR OUT.pdf
+
+How: the reading column (``<article>``) of each page, in the order of the site's
+navigation (the table of contents), is put into one HTML document with the site's
+stylesheets; links between pages become links inside the document, ids are made
+unique per page. Formulas are MathML (typeset at build time), figures are the
+pages' images, kernel-free explorers print their default frame, solutions stay
+out (the instructor guide has the answer keys). A cover and a contents list with
+page numbers come first; every page has its number at the foot.
+
+Chromium prints it twice: the first pass finds where each chapter starts (Chromium
+writes every id of the document as a named destination), the second prints the contents
+with those page numbers (the contents take the same room in both passes, so the
+numbers do not move). Only Debian's Chromium and PyPI packages (Playwright,
+BeautifulSoup, pypdf) are used; nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import posixpath
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHROMIUM = os.environ.get("NETLAB_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SKIP = {"search.html", "genindex.html"}
+
+PRINT_CSS = """
+@page { size: A4; margin: 18mm 16mm 20mm 16mm; }
+html, body { background: white !important; }
+body { font-size: 10.5pt; display: block !important; }
+.pdf-book { display: block; max-width: none; }
+.pdf-page { display: block; }
+.pdf-page { break-before: page; }
+.pdf-page:first-of-type { break-before: auto; }
+.pdf-cover { height: 240mm; display: flex; flex-direction: column; justify-content: center; }
+.pdf-cover h1 { font-size: 30pt; margin-bottom: 0.5em; }
+.pdf-cover p { font-size: 13pt; }
+.pdf-toc ol { list-style: none; padding-left: 0; }
+.pdf-toc li { display: flex; gap: 0.4em; margin: 0.15em 0; }
+.pdf-toc li.pdf-toc-part { font-weight: 700; margin-top: 0.8em; }
+.pdf-toc li .pdf-toc-dots { flex: 1; border-bottom: 1px dotted #999; margin-bottom: 0.3em; }
+.pdf-toc a { color: inherit; text-decoration: none; }
+a { color: #0b4f91; }
+a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-controls,
+.netlab-explorer-note, .netlab-exercise-input, .netlab-exercise-check, .netlab-exercise-feedback,
+.admonition.dropdown > :not(.admonition-title), details.sd-dropdown > :not(summary),
+.toggle-hidden, .tag_hide-input .cell_input, .bd-sidebar-secondary, .prev-next-area, #searchbox { display: none !important; }
+.admonition.dropdown > .admonition-title::after { content: " (solution on the website)"; font-weight: 400; }
+.netlab-explorer-frame, .bd-article img { max-width: 100% !important; height: auto; break-inside: avoid; }
+pre, .highlight { white-space: pre-wrap !important; word-break: break-word; break-inside: avoid; }
+table { break-inside: auto; font-size: 9pt; }
+tr, figure, .math { break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; }
+.pst-scrollable-table-container { overflow: visible !important; }
+"""
+
+FOOTER = ('<div style="font-size:8pt;width:100%;text-align:center;color:#555;font-family:sans-serif">'
+          '<span class="pageNumber"></span></div>')
+
+
+def page_order(root: Path) -> list[tuple[str, str, str]]:
+    """(page, title, part caption) of every page, in the order of the site's navigation."""
+    from bs4 import BeautifulSoup
+
+    index = root / "index.html"
+    start = re.search(r'url=([^"]+)"', index.read_text(encoding="utf-8")) if index.is_file() else None
+    first = start.group(1) if start else "book/intro.html"
+    soup = BeautifulSoup((root / first).read_text(encoding="utf-8"), "html.parser")
+    nav = soup.select_one("nav.bd-docs-nav")
+    title = soup.title.get_text(" ", strip=True).split(" — ")[0] if soup.title else first
+    order = [(first, title, "")]
+    part = ""
+    for el in nav.find_all(["p", "a"]):
+        if el.name == "p" and "caption" in (el.get("class") or []):
+            part = el.get_text(" ", strip=True)
+            continue
+        href = el.get("href", "")
+        if el.name != "a" or "reference" not in (el.get("class") or []) or href.startswith(("http", "#")):
+            continue
+        page = posixpath.normpath(posixpath.join(posixpath.dirname(first), href.split("#")[0]))
+        if page not in SKIP and page not in [p for p, _, _ in order] and (root / page).is_file():
+            order.append((page, el.get_text(" ", strip=True), part))
+    return order
+
+
+def _key(page: str) -> str:
+    return "p-" + re.sub(r"[^A-Za-z0-9]+", "-", page.removesuffix(".html")).strip("-")
+
+
+def _article(root: Path, page: str, pages: set[str]) -> str:
+    """The reading column of ``page`` with ids, links and image paths rewritten for one document."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article.bd-article") or soup.body
+    key, folder = _key(page), posixpath.dirname(page)
+    for el in article.select("script, .netlab-explorer-frames"):
+        el.decompose()
+    for el in article.find_all(id=True):
+        el["id"] = f"{key}--{el['id']}"
+    for a in article.find_all("a", href=True):
+        href = a["href"]
+        if re.match(r"^[a-z]+:", href) or href.startswith("//"):
+            continue
+        path, _, frag = href.partition("#")
+        target = posixpath.normpath(posixpath.join(folder, path)) if path else page
+        if target in pages:
+            a["href"] = f"#{_key(target)}--{frag}" if frag else f"#{_key(target)}"
+        elif path:   # a file of the site that is not a page (a download): link to it as a file
+            a["href"] = posixpath.normpath(posixpath.join(folder, href))
+    for img in article.find_all("img", src=True):
+        if not img["src"].startswith(("data:", "http")):
+            img["src"] = posixpath.normpath(posixpath.join(folder, img["src"]))
+        img["loading"] = "eager"
+    return f'<section class="pdf-page" id="{key}">{article.decode_contents()}</section>'
+
+
+def _stylesheets(root: Path, first: str) -> str:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((root / first).read_text(encoding="utf-8"), "html.parser")
+    links = []
+    for link in soup.select('link[rel="stylesheet"]'):
+        href = link["href"].split("?")[0]
+        links.append(f'<link rel="stylesheet" href="{posixpath.normpath(posixpath.join(posixpath.dirname(first), href))}">')
+    return "\n".join(links)
+
+
+def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> str:
+    pages = {p for p, _, _ in order}
+    toc, part = [], None
+    for page, title, caption in order:
+        if caption and caption != part:
+            toc.append(f'<li class="pdf-toc-part">{html.escape(caption)}</li>')
+            part = caption
+        number = (numbers or {}).get(page, "")
+        # before the numbers are known, a placeholder as wide as a page number keeps the layout
+        shown = number if numbers else "000"
+        style = "" if numbers else ' style="visibility:hidden"'
+        toc.append(f'<li><a href="#{_key(page)}">{html.escape(title)}</a><span class="pdf-toc-dots"></span>'
+                   f'<span{style}>{shown}</span></li>')
+    cover = (f'<section class="pdf-cover"><h1>{html.escape(meta["title"])}</h1>'
+             f'<p>{html.escape(meta["author"])}</p><p>PDF edition, printed {time.strftime("%Y-%m-%d")}'
+             f'{" from " + html.escape(meta["url"]) if meta["url"] else ""}.</p>'
+             '<p>Figures come from netlab\'s hardware registry; each is cited with its source and status. '
+             'The labs run in Jupyter; their widgets appear here in their default setting.</p></section>')
+    body = "".join(_article(root, page, pages) for page, _, _ in order)
+    return (f'<!DOCTYPE html><html lang="en" data-theme="light" data-mode="light"><head><meta charset="utf-8">'
+            f'<title>{html.escape(meta["title"])}</title>{_stylesheets(root, order[0][0])}<style>{PRINT_CSS}</style>'
+            f'</head><body><main class="pdf-book">{cover}'
+            f'<section class="pdf-page pdf-toc"><h1>Contents</h1><ol>{"".join(toc)}</ol></section>'
+            f'{body}</main></body></html>')
+
+
+def _start_pages(pdf_path: Path, order) -> dict[str, int]:
+    """The first page of each book page: Chromium writes every id of the document as a named destination."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(pdf_path))
+    named = reader.named_destinations
+    found = {}
+    for page, _, _ in order:
+        dest = named.get("/" + _key(page)) or named.get(_key(page))
+        if dest is not None:
+            found[page] = reader.get_destination_page_number(dest) + 1
+    return found
+
+
+async def _print(html_path: Path, pdf_path: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        context = await browser.new_context()
+        # the document is a local file: nothing may come from another host
+        await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
+                            else r.abort("blockedbyclient"))
+        page = await context.new_page()
+        await page.goto(html_path.as_uri(), wait_until="load", timeout=180_000)
+        await page.evaluate("document.fonts.ready")
+        await page.pdf(path=str(pdf_path), format="A4", print_background=True, outline=True, tagged=True,
+                       display_header_footer=True, header_template="<div></div>", footer_template=FOOTER,
+                       margin={"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"})
+        await browser.close()
+
+
+def build(root: Path, out: Path, meta: dict | None = None) -> dict:
+    root, out = Path(root).resolve(), Path(out).resolve()
+    order = page_order(root)
+    meta = meta or {}
+    meta.setdefault("title", order[0][1])
+    meta.setdefault("author", "The netlab authors")
+    meta.setdefault("url", "")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="netlab-pdf-") as tmp:
+        # the document sits in the site's root (a hidden file, removed after printing), so that the
+        # site's stylesheets, fonts and images load by their relative paths
+        html_path = root / ".netlab-print.html"
+        first = Path(tmp) / "first.pdf"
+        try:
+            html_path.write_text(document(root, order, None, meta), encoding="utf-8")
+            asyncio.run(_print(html_path, first))
+            numbers = _start_pages(first, order)
+            html_path.write_text(document(root, order, numbers, meta), encoding="utf-8")
+            asyncio.run(_print(html_path, out))
+        finally:
+            html_path.unlink(missing_ok=True)
+    from pypdf import PdfReader
+
+    n = len(PdfReader(str(out)).pages)
+    return {"pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__.split("How:")[0].strip())
+        return 2
+    root, out = Path(argv[0]), Path(argv[1])
+    if not (root / "index.html").is_file():
+        print(f"pdf: no built site in {root}: run `make book` first")
+        return 1
+    if not os.access(CHROMIUM, os.X_OK):
+        print(f"pdf: Chromium not found at {CHROMIUM} (Debian: apt-get install chromium; or set NETLAB_CHROMIUM)")
+        return 1
+    meta = {}
+    conf = Path(__file__).resolve().parents[2] / "_config.yml"
+    if conf.is_file():
+        text = conf.read_text(encoding="utf-8")
+        if m := re.search(r'^title:\s*"?(.*?)"?\s*$', text, re.M):
+            meta["title"] = m.group(1)
+        if m := re.search(r'^author:\s*"?(.*?)"?\s*$', text, re.M):
+            meta["author"] = m.group(1)
+    sitemap = root / "sitemap.xml"
+    if sitemap.is_file() and (m := re.search(r"<loc>(https?://[^<]*?/)[^/<]*(?:/[^<]*)?</loc>", sitemap.read_text())):
+        meta["url"] = re.sub(r"(book|labs)/$", "", m.group(1))
+    result = build(root, out, meta)
+    print(f"pdf: {out} — {result['pages']} pages, {result['chapters']} parts of the book "
+          f"({result['numbered']} with a page number in the contents), {result['seconds']:.0f} s")
+    if result["numbered"] < result["chapters"]:
+        print("pdf: some parts of the book have no page number in the contents (their title was not found)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,90 @@
+"""The PDF edition (``make pdf``, book/_ext/pdf.py): one file with the whole book in it.
+
+Checked on the built PDF (``$NETLAB_SITE_DIR/netlab.pdf``, made after the site): it has
+a plausible number of pages, every part of the book's table of contents (chapters, labs,
+appendices, bibliography) by its title, a contents list whose page numbers point to the
+page where that part starts, formulas typeset (MathML prints as mathematical italic
+letters, U+1D400-1D7FF, not as TeX source), embedded figures, and a number on every page.
+"""
+
+import os
+import re
+import sys
+import unicodedata
+
+import pytest
+
+from tests.site.sitefiles import ROOT
+
+pytestmark = pytest.mark.site
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import pdf as pdf_edition  # noqa: E402
+
+MATH_ITALIC = re.compile("[\U0001D400-\U0001D7FF]")
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)   # the PDF's ligatures (fi, ffi) back to letters
+    return re.sub(r"\s+", " ", text.replace("\u00ad", "").replace("-\n", "")).strip().lower()
+
+
+@pytest.fixture(scope="module")
+def book(site_root):
+    path = site_root / "netlab.pdf"
+    if not path.is_file():
+        message = f"no PDF edition at {path}: run `make pdf` after `make book`"
+        if os.environ.get("NETLAB_SITE_DIR"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    texts = [p.extract_text() or "" for p in reader.pages]
+    return reader, texts, pdf_edition.page_order(site_root)
+
+
+def test_the_pdf_has_every_part_of_the_book(book):
+    reader, texts, order = book
+    assert len(order) >= 25, f"only {len(order)} parts found in the site's navigation"
+    assert len(reader.pages) >= 4 * len(order), f"{len(reader.pages)} pages for {len(order)} parts of the book"
+    whole = _norm(" ".join(texts))
+    missing = [title for _, title, _ in order if _norm(title) not in whole]
+    assert not missing, f"titles not found in the PDF: {missing}"
+
+
+def test_the_contents_give_the_page_where_each_part_starts(book):
+    reader, texts, order = book
+    contents = next(i for i, t in enumerate(texts) if t.strip().lower().startswith("contents"))
+    listed = _norm(" ".join(texts[contents:contents + 3]))
+    checked = 0
+    for _, title, _ in order:
+        match = re.search(re.escape(_norm(title)) + r"\s*(\d+)", listed)
+        assert match, f"{title!r} has no page number in the contents"
+        start = int(match.group(1))
+        assert 1 <= start <= len(reader.pages), (title, start)
+        assert _norm(title)[:25] in _norm(texts[start - 1]), f"{title!r} is not on page {start}, as the contents say"
+        checked += 1
+    assert checked == len(order)
+
+
+def test_formulas_are_typeset(book):
+    _, texts, _ = book
+    whole = " ".join(texts)
+    assert len(MATH_ITALIC.findall(whole)) > 200, "few typeset formulas in the PDF"
+    assert "\U0001D6FC" in whole, "the alpha-beta model's alpha (math italic) is not in the PDF"
+    assert not re.search(r"\\(frac|text|alpha)\b", whole), "TeX source printed instead of a formula"
+
+
+def test_figures_are_embedded(book):
+    reader, _, _ = book
+    images = 0
+    for page in reader.pages:
+        xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
+        images += sum(1 for k in xobjects if xobjects[k].get_object().get("/Subtype") == "/Image")
+    assert images >= 11, f"only {images} images embedded: at least one figure per lab is expected"
+
+
+def test_every_page_has_its_number(book):
+    _, texts, _ = book
+    unnumbered = [i + 1 for i, t in enumerate(texts) if not re.search(rf"(^|\n)\s*{i + 1}\s*$", t.strip()[-12:])]
+    assert not unnumbered[:3] and len(unnumbered) <= len(texts) // 20, f"pages without their number: {unnumbered[:10]}"
