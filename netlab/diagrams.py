@@ -215,7 +215,154 @@ def draw_cpo_package():
     return fig
 
 
+
+# --- chapter 1: a data-parallel step, with and without overlap ---------------------------------------
+def draw_step_overlap():
+    """One training step: forward, backward, gradient all-reduce; overlap hides part of the all-reduce."""
+    fig, ax = _canvas(6.4, 2.6, 12.8, 5.2)
+    comp, net = plots.color("compute"), plots.color("infiniband")
+    rows = [("no overlap", 4.0, 1.6), ("overlap with backward", 2.2, 5.2 - 3.0)]
+    for name, y, _ in rows:
+        _label(ax, 0.2, y + 0.35, name, ha="left", size=8.5)
+    # no overlap: forward 2.0, backward 4.0, then the all-reduce 3.6 units, all in sequence
+    _box(ax, 3.2, 3.8, 2.0, 0.7, "forward", color=comp, size=8)
+    _box(ax, 5.2, 3.8, 4.0, 0.7, "backward", color=comp, size=8)
+    _box(ax, 9.2, 3.8, 3.4, 0.7, "all-reduce", color=net, size=8)
+    # overlap: buckets of gradients start their all-reduce during the backward pass
+    _box(ax, 3.2, 2.2, 2.0, 0.7, "forward", color=comp, size=8)
+    _box(ax, 5.2, 2.2, 4.0, 0.7, "backward", color=comp, size=8)
+    _box(ax, 6.6, 1.4, 3.4, 0.7, "all-reduce", color=net, size=8)
+    _arrow(ax, (10.0, 1.05), (12.6, 1.05), color=FG, both=True, lw=1.0)
+    _label(ax, 11.3, 0.6, "time saved", size=8)
+    _arrow(ax, (9.2, 1.05), (10.0, 1.05), color=net, both=True, lw=1.0)
+    _label(ax, 9.4, 0.6, "exposed", size=8)
+    _label(ax, 8.0, 5.0, "the step ends when the last gradient is reduced", size=8.5)
+    fig.alt = ("Two timelines of one data-parallel training step. Without overlap, forward, backward and the "
+               "gradient all-reduce run one after another. With overlap, the all-reduce starts during the "
+               "backward pass, and only the part that outlasts it is exposed, so the step ends sooner.")
+    return fig
+
+
+# --- chapter 2: packets pipelined over store-and-forward hops ------------------------------------------
+def pipeline_schedule(n_packets: int, hops: int) -> list[tuple[int, int, int]]:
+    """``(packet, hop, start slot)`` for equal store-and-forward hops with no propagation delay: packet
+    ``k`` (from 0) is serialized on hop ``h`` during slot ``k + h``, so the last bit arrives after
+    ``n_packets + hops - 1`` slots of one packet's serialization."""
+    n_packets = validate.integer("n_packets", n_packets, minimum=1, maximum=12)
+    hops = validate.integer("hops", hops, minimum=1, maximum=8)
+    return [(k, h, k + h) for h in range(hops) for k in range(n_packets)]
+
+
+def draw_pipeline(n_packets: int = 4, hops: int = 3):
+    """Time-space picture of :func:`pipeline_schedule`: one row per hop, one bar per packet."""
+    schedule = pipeline_schedule(n_packets, hops)
+    total = n_packets + hops - 1
+    fig, ax = plots.figure(width_in=6.4, height_in=2.4)
+    colours = [plots.CYCLE[k % len(plots.CYCLE)] for k in range(n_packets)]
+    from matplotlib.colors import to_rgba
+
+    for k, h, slot in schedule:
+        ax.barh(hops - 1 - h, 0.92, left=slot + 0.04, height=0.6, facecolor=to_rgba(colours[k], 0.3),
+                edgecolor=colours[k], linewidth=1.5)
+        ax.text(slot + 0.5, hops - 1 - h, f"P{k + 1}", ha="center", va="center", fontsize=8, color=FG)
+    ax.set_yticks(range(hops), [f"hop {hops - h}" for h in range(hops)])
+    ax.set_xticks(range(total + 1))
+    ax.set_xlim(0, total + 0.2)
+    ax.set_xlabel("time, in serializations of one packet (8P/B)")
+    ax.set_title(f"{n_packets} packets over {hops} hops: {n_packets} + {hops} - 1 = {total} serializations",
+                 fontsize=9)
+    ax.grid(axis="y", visible=False)
+    fig.alt = (f"Time-space diagram of {n_packets} packets crossing {hops} store-and-forward hops: each hop "
+               f"forwards a packet once it has all of it, so the packets follow one serialization apart and "
+               f"the last arrives after {total} serialization times.")
+    return fig
+
+
+# --- chapter 3: the kernel path against RDMA --------------------------------------------------------------
+def draw_host_paths():
+    """Where a message goes on each side: through the kernel's socket and TCP/IP, or straight to the NIC."""
+    fig, ax = _canvas(6.4, 3.0, 12.8, 6.0)
+    tcp, rdma, grey = plots.color("tcp"), plots.color("rdma"), plots.color("grey")
+    for x0, title in ((0.2, "kernel TCP"), (6.6, "RDMA")):
+        _label(ax, x0 + 3.0, 5.7, title, size=9.5)
+        _box(ax, x0, 4.4, 6.0, 0.9, "", color=grey)
+        _label(ax, x0 + 0.15, 4.85, "user", ha="left", size=7.5)
+        _box(ax, x0, 2.2, 6.0, 1.9, "", color=grey)
+        _label(ax, x0 + 0.15, 3.85, "kernel", ha="left", size=7.5)
+        _box(ax, x0, 0.3, 6.0, 1.5, "", color=grey)
+        _label(ax, x0 + 0.15, 1.55, "NIC", ha="left", size=7.5)
+    _box(ax, 1.6, 4.55, 3.2, 0.6, "app buffer: send()", color=tcp, size=8)
+    _box(ax, 1.6, 2.45, 3.2, 1.2, "socket copy,\nTCP/IP, interrupts", color=tcp, size=8)
+    _box(ax, 1.6, 0.55, 3.2, 0.9, "DMA, wire", color=tcp, size=8)
+    _arrow(ax, (3.2, 4.55), (3.2, 3.65), color=tcp)
+    _arrow(ax, (3.2, 2.45), (3.2, 1.45), color=tcp)
+    _box(ax, 8.0, 4.55, 3.2, 0.6, "registered buffer", color=rdma, size=8)
+    _label(ax, 9.0, 3.15, "no kernel on the data path:\npost a work request, ring the doorbell,\npoll the completion", size=7.5)
+    _box(ax, 8.0, 0.55, 3.2, 0.9, "NIC DMA, wire", color=rdma, size=8)
+    _arrow(ax, (11.4, 4.85), (11.4, 1.0), color=rdma, lw=1.8)
+    fig.alt = ("Two host stacks side by side. Kernel TCP: the application's send() copies the data into the "
+               "kernel, which runs TCP/IP and hands it to the NIC. RDMA: the application posts a work request "
+               "and the NIC reads the registered buffer directly, with no kernel on the data path.")
+    return fig
+
+
+# --- chapter 7: scale-up domain and scale-out fabric ----------------------------------------------------
+def draw_scale_up_out(gpus: int = 8):
+    """GPUs joined all-to-all through NVLink switches inside a domain; one NIC per GPU to the fabric."""
+    gpus = validate.integer("gpus", gpus, minimum=2, maximum=12)
+    fig, ax = _canvas(6.4, 3.2, 12.8, 6.4)
+    nv, ib = plots.color("nvlink"), plots.color("infiniband")
+    _box(ax, 0.2, 2.3, 12.4, 3.9, "", color=nv, lw=1.2)
+    _label(ax, 6.4, 5.9, "scale-up domain: any GPU reaches any other through the NVLink switches", size=8.5)
+    width = 12.0 / gpus
+    for k in range(gpus):
+        x = 0.4 + k * width
+        _box(ax, x + 0.1, 3.0, width - 0.2, 0.7, f"GPU {k + 1}", color=FG, size=7)
+        for sx in (3.0, 7.4):
+            ax.plot([x + width / 2, sx + 1.2], [3.7, 4.55], color=nv, linewidth=0.8)
+        ax.plot([x + width / 2, x + width / 2], [3.0, 1.6], color=ib, linewidth=1.2)
+        _box(ax, x + 0.25, 1.25, width - 0.5, 0.35, "", color=ib, lw=1.0)
+    for sx in (3.0, 7.4):
+        _box(ax, sx, 4.55, 2.4, 0.8, "NVLink switch", color=nv, size=8)
+    _box(ax, 0.2, 0.1, 12.4, 0.8, "one NIC per GPU into the scale-out fabric (InfiniBand or Ethernet) "
+         "between domains", color=ib, size=8)
+    for k in range(gpus):
+        x = 0.4 + k * width + width / 2
+        ax.plot([x, x], [1.25, 0.9], color=ib, linewidth=1.2)
+    fig.alt = (f"A scale-up domain of {gpus} GPUs, each wired to NVLink switches so that any GPU reaches any "
+               "other inside the domain; below, each GPU also has its own NIC into the scale-out fabric that "
+               "joins domains at lower bandwidth.")
+    return fig
+
+
+# --- chapter 10: two sites and the data in flight between them -------------------------------------------
+def draw_two_sites():
+    """Two datacenters joined by long-haul fibre: what is in flight fills the pipe for a round trip."""
+    fig, ax = _canvas(6.4, 2.4, 12.8, 4.8)
+    ib, opt = plots.color("infiniband"), plots.color("optics")
+    for x, name in ((0.2, "site A"), (9.8, "site B")):
+        _box(ax, x, 0.9, 2.8, 2.8, "", color=ib)
+        _label(ax, x + 1.4, 3.35, name, size=9)
+        for row in range(2):
+            for col in range(3):
+                _box(ax, x + 0.3 + col * 0.8, 1.2 + row * 0.9, 0.6, 0.6, "", color=plots.color("compute"), lw=1.0)
+    _arrow(ax, (3.0, 2.6), (9.8, 2.6), color=opt, lw=2.0)
+    _arrow(ax, (9.8, 1.9), (3.0, 1.9), color=opt, lw=1.0, dashed=True)
+    for i in range(9):
+        _box(ax, 3.4 + i * 0.7, 2.75, 0.5, 0.35, "", color=opt, fill=opt, lw=0.8)
+    _label(ax, 6.4, 3.6, "bytes in flight = rate x round-trip time", size=8.5)
+    _label(ax, 6.4, 1.5, "ACKs and congestion signals: a round trip late", size=8)
+    _label(ax, 6.4, 0.5, "fibre: about 5 µs per km each way", size=8)
+    fig.alt = ("Two datacenters joined by a long-haul fibre link. The link carries rate times round-trip time of "
+               "data in flight; acknowledgements and congestion signals come back a round trip late.")
+    return fig
+
 DIAGRAMS = {
+    "step-overlap": draw_step_overlap,
+    "store-and-forward-pipeline": draw_pipeline,
+    "host-paths": draw_host_paths,
+    "scale-up-scale-out": draw_scale_up_out,
+    "two-sites": draw_two_sites,
     "incast-pause": draw_incast_pause,
     "leaf-spine": draw_leaf_spine,
     "ring-reduce-scatter": draw_ring_allreduce,

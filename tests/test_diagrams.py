@@ -14,7 +14,24 @@ API = {
     diagrams.ring_reduce_scatter: dict(n=4),
     diagrams.draw_ring_allreduce: dict(n=4),
     diagrams.draw_leaf_spine: dict(n_spines=4, n_leaves=8, hosts_per_leaf=4),
+    diagrams.pipeline_schedule: dict(n_packets=4, hops=3),
+    diagrams.draw_pipeline: dict(n_packets=4, hops=3),
+    diagrams.draw_scale_up_out: dict(gpus=8),
 }
+
+
+@pytest.mark.parametrize("n_packets, hops", [(1, 1), (4, 3), (7, 2)])
+def test_pipeline_schedule_matches_the_store_and_forward_formula(n_packets, hops):
+    """Last bit out after (packets + hops - 1) serializations: links.path_time with no fixed delay."""
+    from netlab import links
+
+    schedule = diagrams.pipeline_schedule(n_packets, hops)
+    slots = max(start for _, _, start in schedule) + 1
+    t = links.path_time(n_bytes=n_packets * 1000, hops=hops, bandwidth_bps=8e9, latency_per_hop_s=0.0,
+                        mtu_bytes=1000, header_bytes=0)
+    assert slots * 1e-6 == pytest.approx(t.time_s)     # 1000 B at 8 Gb/s = 1 µs
+    # a hop never carries two packets at once, and a packet leaves a hop only after arriving whole
+    assert len({(h, start) for _, h, start in schedule}) == len(schedule)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE = re.compile(r"```\{figure\}\s+(\S+)\n((?::[^\n]*\n)*)")
