@@ -53,6 +53,15 @@ MAX_FRAMES = 64        # keeps page weight and build time bounded
 FRAME_DPI = 72         # resolution of figure_to_png_data_uri's PNGs (site frames are SVG)
 LIVE_DPI = 100         # resolution of the live form's PNGs
 KINDS = ("slider", "select")
+#: How code names that labs pass as control values are shown when no ``fmt`` is given (anything
+#: else shows as is, underscores as spaces): the flow-control modes of chapter 4's simulator,
+#: the load-balancing schemes of chapter 5, the optics options of chapter 9.
+DISPLAY_NAMES = {
+    "lossy": "drop (lossy Ethernet)", "pfc": "pause (PFC)", "credits": "credits (InfiniBand)",
+    "ecmp": "ECMP (per flow)", "spray": "packet spraying", "adaptive": "adaptive routing",
+    "telemetry": "telemetry-guided",
+    "dsp_pluggable": "DSP pluggable", "lpo": "linear pluggable (LPO)", "cpo": "co-packaged (CPO)",
+}
 # matplotlib's text machinery (font caches) is not thread-safe: every render holds this lock.
 _RENDER_LOCK = threading.RLock()
 
@@ -78,7 +87,8 @@ def choice(label: str, values: Sequence, default=None, fmt: str | Callable | Map
 
     ``fmt`` is a format string (``"{:g} Gb/s"``), a function of the value, or a mapping
     from value to display name (``{"pfc": "PFC (lossless Ethernet)"}``; values it does
-    not name show as they are); the default shows the value as is. ``default`` must be
+    not name show as they are); the default shows numbers as they are and code names as
+    :data:`DISPLAY_NAMES` says (``"pfc"`` -> ``"pause (PFC)"``), underscores as spaces. ``default`` must be
     one of ``values`` (the first one if omitted). ``kind`` is ``"slider"`` (ordered
     values) or ``"select"`` (a list of named choices); by default numbers get a slider
     and anything else a select.
@@ -96,7 +106,8 @@ def choice(label: str, values: Sequence, default=None, fmt: str | Callable | Map
         validate.choice("default", default, values)
         default_index = values.index(default)
     if fmt is None:
-        labels = tuple(str(v) for v in values)
+        labels = tuple(DISPLAY_NAMES.get(v, v.replace("_", " ")) if isinstance(v, str) else str(v)
+                       for v in values)
     elif isinstance(fmt, str):
         labels = tuple(fmt.format(v) for v in values)
     elif isinstance(fmt, Mapping):

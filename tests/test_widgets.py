@@ -81,6 +81,16 @@ def test_display_names_and_kinds():
     assert '<option value="1">PFC (lossless)</option>' in html
 
 
+def test_code_names_get_display_names_by_default():
+    from netlab.sim import scenarios
+    from netlab import optics
+
+    c = widgets.choice("Flow control", list(scenarios.MODES))
+    assert c.labels == ("drop (lossy Ethernet)", "pause (PFC)", "credits (InfiniBand)")
+    assert widgets.choice("Optics", list(optics.OPTIONS)).labels == tuple(optics.OPTION_NAMES[o] for o in optics.OPTIONS)
+    assert widgets.choice("Model", ["llama3_70b", "x"]).labels == ("llama3 70b", "x")
+
+
 def test_live_form_answers_from_its_cache():
     """Moving a control to a drawn setting must not draw again: the picture is swapped."""
     calls = []
