@@ -357,7 +357,58 @@ def draw_two_sites():
                "data in flight; acknowledgements and congestion signals come back a round trip late.")
     return fig
 
+
+# --- chapter 0: how a lab is worked ---------------------------------------------------------------------
+def draw_lab_loop():
+    """The loop of every lab: predict on paper, run, explain the gap, then the checked exercise."""
+    fig, ax = _canvas(6.4, 1.9, 12.8, 3.8)
+    steps = [("predict first", "on paper"), ("run the cell", "netlab computes"),
+             ("explain the gap", "which term won?"), ("exercise", "checked answer"),
+             ("solution", "opened last")]
+    colours = [plots.color("grey"), plots.color("infiniband"), plots.color("vermillion"),
+               plots.color("green"), plots.color("grey")]
+    for k, ((head, sub), colour) in enumerate(zip(steps, colours)):
+        x = 0.2 + k * 2.55
+        _box(ax, x, 1.4, 2.3, 1.3, "", color=colour)
+        _label(ax, x + 1.15, 2.25, head, size=8)
+        _label(ax, x + 1.15, 1.8, sub, size=7.5)
+        if k:
+            _arrow(ax, (x - 0.25, 2.05), (x, 2.05), color=FG)
+    _arrow(ax, (5.3, 1.4), (0.9, 1.4), color=FG, dashed=True, lw=1.0, style="-|>")
+    _label(ax, 3.1, 0.8, "a surprise: predict again", size=8)
+    fig.alt = ("The loop of every lab: predict first on paper, run the cell, explain the gap between the "
+               "prediction and the result, then try the checked exercise and open its solution last; a "
+               "surprise sends you back to predict again.")
+    return fig
+
+
+# --- chapter 11: what the designer composes ------------------------------------------------------------
+def draw_designer():
+    """The capstone designer: a brief in, the chapters' models in sequence, a step time and costs out."""
+    fig, ax = _canvas(6.4, 3.0, 12.8, 6.0)
+    grey = plots.color("grey")
+    _box(ax, 0.2, 2.2, 2.2, 1.6, "brief:\nmodel, GPUs,\nbudget, power", color=grey, size=8)
+    models = [("memory, compute (ch1)", plots.color("compute")),
+              ("TP inside a domain (ch7)", plots.color("nvlink")),
+              ("DP across domains (ch6, 7)", plots.color("infiniband")),
+              ("NIC share: ECMP, spraying (ch5)", plots.color("ethernet")),
+              ("switches, optics (ch5, 9)", plots.color("optics")),
+              ("facility power (ch9)", plots.color("vermillion"))]
+    for k, (name, colour) in enumerate(models):
+        y = 5.1 - 0.9 * k
+        _box(ax, 3.4, y, 5.0, 0.7, name, color=colour, size=8)
+        _arrow(ax, (2.4, 3.0), (3.4, y + 0.35), color=grey, lw=0.8)
+        ax.plot([8.4, 9.6], [y + 0.35, 3.0], color=grey, linewidth=0.8)
+    _box(ax, 9.6, 2.0, 3.0, 2.0, "step time,\nscaling efficiency,\ntokens per joule,\ncost", color=FG, size=8)
+    fig.alt = ("The capstone designer: a brief (model, GPU count, budget, power) feeds the models of the earlier "
+               "chapters in turn (memory and compute, tensor parallelism in a domain, data parallelism across "
+               "domains, the NIC share under ECMP or spraying, switches and optics, facility power), which give "
+               "the step time, scaling efficiency, tokens per joule and cost.")
+    return fig
+
 DIAGRAMS = {
+    "lab-loop": draw_lab_loop,
+    "designer": draw_designer,
     "step-overlap": draw_step_overlap,
     "store-and-forward-pipeline": draw_pipeline,
     "host-paths": draw_host_paths,

@@ -98,3 +98,8 @@ def test_every_chapter_figure_exists_and_has_alt_text():
 def test_every_diagram_is_shown_by_a_chapter():
     shown = {Path(t).stem for figures in _chapter_figures().values() for t, _ in figures}
     assert set(diagrams.DIAGRAMS) <= shown
+
+
+def test_every_chapter_has_a_figure_with_alt_text():
+    empty = [chapter for chapter, figures in _chapter_figures().items() if not figures]
+    assert not empty, f"chapters without a figure: {empty}"
