@@ -9,7 +9,8 @@ foundation    units (SI constants, formatters), validate (input checks), specs (
 chapter 1     memory (bytes per parameter), parallelism (traffic per step, scaling)
 chapter 2     links (serialization, propagation, alpha-beta, paths of hops, BDP)
 chapter 3     rdma (verbs emulation), hoststack (kernel TCP vs RDMA vs GPUDirect)
-chapter 4     sim (the packet simulator), ib_vs_ethernet (latency figures, cost per performance)
+chapter 4     sim (the packet simulator), ib_vs_ethernet (latency figures, cost per performance),
+              dcqcn (DCQCN's fluid model beside the simulator's packets)
 chapter 5     fabric (fat-tree sizing), ecmp (hash collisions, balls into bins)
 chapter 6     collectives, collective_trees (schedules executed on numpy), collective_cost
               (alpha-beta, algbw and busbw), schedule_cost, nccl_tests (parse and fit)

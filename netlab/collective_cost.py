@@ -49,7 +49,7 @@ def busbw_factor(collective: str, world_size: int, in_network: bool = False) -> 
     1.75
     """
     collective = validate.choice("collective", collective, COLLECTIVES)
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_COUNT)
     validate.boolean("in_network", in_network)
     if in_network:
         if collective != "all_reduce":
@@ -95,11 +95,11 @@ class CollectiveTime:
         return "latency-bound" if self.latency_s > self.transfer_s else "bandwidth-bound"
 
     def __repr__(self) -> str:
-        return (f"CollectiveTime({self.algorithm} {self.collective}, {format_bytes(self.n_bytes)} "
-                f"on {self.world_size} ranks: {format_time(self.time_s)} = "
+        return (f"A {self.algorithm} {self.collective.replace('_', '-')} of {format_bytes(self.n_bytes)} "
+                f"on {self.world_size} ranks takes {format_time(self.time_s)} = "
                 f"{format_time(self.latency_s)} latency + {format_time(self.transfer_s)} transfer; "
                 f"algbw {format_byte_rate(self.algbw_bps)}, busbw {format_byte_rate(self.busbw_bps)}; "
-                f"{self.regime})")
+                f"{self.regime}.")
 
 
 def _result(collective: str, algorithm: str, n_bytes: float, n: int, latency_s: float,
@@ -115,7 +115,7 @@ def _result(collective: str, algorithm: str, n_bytes: float, n: int, latency_s: 
 
 def _checked(n_bytes, world_size, alpha_s, bandwidth_bps):
     return (validate.non_negative("n_bytes", n_bytes),
-            validate.integer("world_size", world_size, minimum=1),
+            validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_COUNT),
             validate.non_negative("alpha_s", alpha_s),
             validate.positive("bandwidth_bps", bandwidth_bps))
 

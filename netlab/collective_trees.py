@@ -29,19 +29,24 @@ from netlab import validate
 from netlab.collectives import Schedule, Transfer, _make
 
 
+_MAX_TRANSFERS = 1 << 14     # a schedule lists every transfer: bound world_size x chunks (~0.5 s)
+_MAX_PARENTS = 1 << 18       # parent lists: one entry per rank
+_WHY = "a schedule lists every rank and transfer; netlab.collective_cost times larger collectives"
+
+
 def _lowbit(v: int) -> int:
     return v & -v
 
 
 def binomial_parents(world_size: int) -> list[int | None]:
     """Parent of each rank in the binomial tree rooted at rank 0 (``None`` for the root)."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=_MAX_PARENTS, why=_WHY)
     return [None] + [r - _lowbit(r) for r in range(1, n)]
 
 
 def binary_tree_parents(world_size: int) -> list[int | None]:
     """Parent of each rank in the in-order binary tree (the first tree of the pair)."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=_MAX_PARENTS, why=_WHY)
     parents = []
     for v in range(1, n + 1):
         b, p, parent = _lowbit(v), v, None
@@ -58,7 +63,8 @@ def binary_tree_parents(world_size: int) -> list[int | None]:
 def mirror_rank(rank: int, world_size: int) -> int:
     """Where the second tree puts ``rank``: mirrored (``n-1-r``) for even ``n``, shifted by
     one for odd ``n``; either way inner nodes of the first tree become leaves."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS,
+                         why="a schedule lists every rank")
     r = validate.integer("rank", rank, minimum=0, maximum=n - 1)
     return n - 1 - r if n % 2 == 0 else (r + 1) % n
 
@@ -84,8 +90,9 @@ def tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
     >>> tree_all_reduce(4).describe()
     'step 0: 1->0 [0] +=, 3->2 [0] +=\\nstep 1: 2->0 [0] +=\\nstep 2: 0->2 [0] =\\nstep 3: 0->1 [0] =, 2->3 [0] ='
     """
-    n = validate.integer("world_size", world_size, minimum=1)
-    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=_MAX_TRANSFERS, why=_WHY)
+    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1, maximum=max(1, _MAX_TRANSFERS // n),
+                         why=f"world_size x n_pipeline_chunks <= {_MAX_TRANSFERS}: every transfer is listed")
     levels = [0] + [_lowbit(r).bit_length() - 1 for r in range(1, n)]
     return _make(f"binomial tree (k={k})", "all_reduce", n, k,
                  _tree_steps(binomial_parents(n), levels, list(range(k))))
@@ -93,8 +100,9 @@ def tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
 
 def double_binary_tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
     """Double binary tree all-reduce: tree 1 carries chunks ``0..k-1``, tree 2 ``k..2k-1``."""
-    n = validate.integer("world_size", world_size, minimum=1)
-    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=_MAX_TRANSFERS, why=_WHY)
+    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1, maximum=max(1, _MAX_TRANSFERS // n),
+                         why=f"world_size x n_pipeline_chunks <= {_MAX_TRANSFERS}: every transfer is listed")
     first = binary_tree_parents(n)
     levels = [_lowbit(r + 1).bit_length() - 1 for r in range(n)]
     second, levels2 = [None] * n, [0] * n

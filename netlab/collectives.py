@@ -28,6 +28,13 @@ import numpy as np
 
 from netlab import validate
 
+# Schedules list every transfer of every rank: the cost grows with world_size (ring: n^2 transfers).
+# ring and halving-doubling list ~n^2 transfers (256 ranks: ~0.4 s); in-network ones n x chunks.
+MAX_SCHEDULE_RANKS = 256
+MAX_TRANSFERS = 1 << 14
+_WHY = "a schedule lists every rank and transfer; netlab.collective_cost times larger collectives"
+MAX_CHUNKS = 4096
+
 
 @dataclass(frozen=True)
 class Transfer:
@@ -119,7 +126,7 @@ def ring_reduce_scatter(world_size: int) -> Schedule:
     >>> ring_reduce_scatter(3).describe()
     'step 0: 0->1 [2] +=, 1->2 [0] +=, 2->0 [1] +=\\nstep 1: 0->1 [1] +=, 1->2 [2] +=, 2->0 [0] +='
     """
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
     groups = [(c,) for c in range(n)]
     return _make("ring", "reduce_scatter", n, n, _ring_reduce_scatter_steps(list(range(n)), groups),
                  outputs=[(r,) for r in range(n)])
@@ -127,7 +134,7 @@ def ring_reduce_scatter(world_size: int) -> Schedule:
 
 def ring_all_gather(world_size: int) -> Schedule:
     """Ring all-gather: rank ``r`` contributes chunk ``r``; ``n-1`` steps."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
     groups = [(c,) for c in range(n)]
     return _make("ring", "all_gather", n, n, _ring_all_gather_steps(list(range(n)), groups),
                  inputs=[(r,) for r in range(n)])
@@ -135,7 +142,7 @@ def ring_all_gather(world_size: int) -> Schedule:
 
 def ring_all_reduce(world_size: int) -> Schedule:
     """Ring all-reduce: reduce-scatter then all-gather, ``2(n-1)`` steps of ``N/n`` bytes."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
     ranks, groups = list(range(n)), [(c,) for c in range(n)]
     steps = _ring_reduce_scatter_steps(ranks, groups) + _ring_all_gather_steps(ranks, groups)
     return _make("ring", "all_reduce", n, n, steps)
@@ -147,7 +154,7 @@ def all_to_all(world_size: int) -> Schedule:
     Slots ``0..n-1`` hold the blocks to send, slots ``n..2n-1`` the blocks received
     (block from rank ``q`` in slot ``n+q``); rank ``r`` keeps its own block locally.
     """
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
     steps = [[Transfer(r, (r + k) % n, (r + k) % n, n + r, False) for r in range(n)] for k in range(1, n)]
     local = [Transfer(r, r, r, n + r, False) for r in range(n)]
     steps = [local + steps[0]] + steps[1:] if steps else [local]
@@ -163,7 +170,7 @@ def halving_doubling_all_reduce(world_size: int) -> Schedule:
     halves with partners at distance ``p/2, p/4, ..., 1`` (reduce-scatter) and then
     ``1, 2, ..., p/2`` (all-gather); last, ``2i+1`` hands the result back to ``2i``.
     """
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
     p = 1 << (n.bit_length() - 1)
     e = n - p
     active = [2 * i + 1 for i in range(e)] + list(range(2 * e, n))   # active[q] = global rank
@@ -202,8 +209,8 @@ def hierarchical_all_reduce(domain_size: int, n_domains: int) -> Schedule:
     all-reduce of shard ``local`` among the ranks with that local index, one per domain,
     (3) ring all-gather of shards in every domain.
     """
-    d = validate.integer("domain_size", domain_size, minimum=1)
-    m = validate.integer("n_domains", n_domains, minimum=1)
+    d = validate.integer("domain_size", domain_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
+    m = validate.integer("n_domains", n_domains, minimum=1, maximum=MAX_SCHEDULE_RANKS // d, why=_WHY)
     shards = [tuple(range(i * m, (i + 1) * m)) for i in range(d)]
     domains = [[dom * d + i for i in range(d)] for dom in range(m)]
     inside_rs = _merge(*[_ring_reduce_scatter_steps(ranks, shards) for ranks in domains])
@@ -220,8 +227,9 @@ def in_network_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedu
     """In-network reduction (SHARP): every rank sends chunk ``s`` up to the switch (node
     ``world_size``), which sums it, while the switch sends the finished chunk ``s-1``
     down to every rank: ``k + 1`` steps for ``k`` pipeline chunks."""
-    n = validate.integer("world_size", world_size, minimum=1)
-    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=MAX_TRANSFERS, why=_WHY)
+    k = validate.integer("n_pipeline_chunks", n_pipeline_chunks, minimum=1, maximum=max(1, MAX_TRANSFERS // n),
+                         why=f"world_size x n_pipeline_chunks <= {MAX_TRANSFERS}: every transfer is listed")
     switch = n
     steps = []
     for s in range(k + 1):

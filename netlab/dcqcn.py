@@ -39,7 +39,14 @@ import math
 
 import numpy as np
 
+import inspect
+
 from netlab import specs, validate
+from netlab.sim.cc import DCQCN as _PacketDCQCN
+
+# The sender's settings are those of the packet simulation's DCQCN (the authors' ns-3 sample).
+_SENDER = {name: p.default for name, p in inspect.signature(_PacketDCQCN.__init__).parameters.items()
+           if p.default is not inspect.Parameter.empty}
 
 
 @dataclass(frozen=True)
@@ -57,13 +64,13 @@ class Params:
     kmin_bytes: float = field(default_factory=lambda: specs.value("dcqcn.paper.kmin"))
     kmax_bytes: float = field(default_factory=lambda: specs.value("dcqcn.paper.kmax"))
     pmax: float = field(default_factory=lambda: specs.value("dcqcn.paper.pmax"))
-    g: float = 1 / 256
-    cnp_interval_s: float = 50e-6            # tau
-    alpha_timer_s: float = 55e-6             # tau'
-    rate_timer_s: float = 60e-6              # T
+    g: float = _SENDER["g"]
+    cnp_interval_s: float = _SENDER["cnp_interval_s"]      # tau
+    alpha_timer_s: float = _SENDER["alpha_timer_s"]        # tau'
+    rate_timer_s: float = _SENDER["rate_timer_s"]          # T_inc
     byte_counter_bytes: float = field(default_factory=lambda: specs.value("assume.dcqcn.byte_counter"))
-    fast_recovery_steps: int = 5             # F
-    rate_ai_bps: float = 40e6
+    fast_recovery_steps: int = _SENDER["fast_recovery_steps"]   # F
+    rate_ai_bps: float = _SENDER["rate_ai_bps"]
     feedback_delay_s: float = 4e-6           # tau*: marking to the sender's reaction
 
     def __post_init__(self) -> None:

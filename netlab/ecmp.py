@@ -40,6 +40,7 @@ from netlab import validate
 
 MAX_BALLS = 5000      # bounds the FFT length (n_bins * max load) and the run time
 MAX_BINS = 4096
+MAX_NORMALS = 10**12  # E[max of 10^12 normals] is about 7.0, well inside the +-9 sigma quadrature grid
 
 
 def expected_paths_used(n_flows: int, n_paths: int) -> float:
@@ -143,7 +144,8 @@ def expected_max_of_normals(n_samples: int) -> float:
     >>> round(expected_max_of_normals(2), 4)        # 1 / sqrt(pi)
     0.5642
     """
-    m = validate.integer("n_samples", n_samples, minimum=1)
+    m = validate.integer("n_samples", n_samples, minimum=1, maximum=MAX_NORMALS,
+                         why="the quadrature grid ends at 9 standard deviations")
     x = np.linspace(-9.0, 9.0, 7201)
     phi = np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
     cdf = 0.5 * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
@@ -164,7 +166,8 @@ def spraying_slowdown(n_flows: int, n_paths: int, packets_per_flow: int) -> floa
     1.114
     """
     n_flows = validate.integer("n_flows", n_flows, minimum=1)
-    n_paths = validate.integer("n_paths", n_paths, minimum=1)
+    n_paths = validate.integer("n_paths", n_paths, minimum=1, maximum=MAX_NORMALS,
+                               why="the quadrature grid ends at 9 standard deviations")
     packets_per_flow = validate.integer("packets_per_flow", packets_per_flow, minimum=1)
     mu = n_flows * packets_per_flow / n_paths
     sigma = math.sqrt(mu * (1.0 - 1.0 / n_paths))
@@ -208,6 +211,8 @@ def monte_carlo(n_flows: int, n_paths: int, packets_per_flow: int = 1, n_trials:
     if n * p * trials > 50_000_000:
         raise ValueError(f"n_trials must keep n_flows * packets_per_flow * n_trials <= 5e7, got "
                          f"{n} * {p} * {trials}")
+    if m * trials > 50_000_000:        # the per-trial load table has n_paths * n_trials cells
+        raise ValueError(f"n_paths must keep n_paths * n_trials <= 5e7 (the table of loads), got {m} * {trials}")
     rng = np.random.default_rng(seed)
     bins = rng.integers(0, m, size=(trials, n * p))
     offsets = (np.arange(trials) * m)[:, None]

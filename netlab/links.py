@@ -138,7 +138,8 @@ class PathTime:
     goodput_bps: float       # n_bytes * 8 / time_s
 
     def __str__(self) -> str:
-        return (f"{format_bytes(self.n_bytes)} in {self.n_packets} packets over {self.hops} hops: "
+        packets = f"{self.n_packets} packet{'' if self.n_packets == 1 else 's'}"
+        return (f"{format_bytes(self.n_bytes)} in {packets} over {self.hops} hops: "
                 f"{format_time(self.time_s)} = {format_time(self.serialization_s)} serialization + "
                 f"{format_time(self.pipeline_fill_s)} pipeline fill + {format_time(self.latency_s)} "
                 f"per-hop delay ({self.latency_s / self.time_s:.1%} of the total)")

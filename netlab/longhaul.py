@@ -237,5 +237,7 @@ def two_site_summary(n_bytes: float, window_bytes: float | None = None, distance
     distance_m = validate.non_negative("distance_m", distance_m)
     r = _example(n_bytes, distance_m, window_bytes)
     s = r.time_s / _example(n_bytes, distance_m, None).time_s
+    verdict = ("this is the distance-aware case, a full BDP in flight" if window_bytes is None
+               else f"a full BDP in flight is {s:.2f} times faster")
     return (f"At {distance_m / 1e3:g} km: {format_time(r.time_s)}, {100 * r.cross_share:.0f} % of it across the "
-            f"long link at {format_rate(r.cross_rate_bps)} per GPU; a full BDP in flight is {s:.2f} times faster.")
+            f"long link at {format_rate(r.cross_rate_bps)} per GPU; {verdict}.")

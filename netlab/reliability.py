@@ -193,7 +193,9 @@ def plot_fabric_failures(fit: float, cpo_mtbf_gain: float, switch: str = "quantu
     ax.axhline(1.0, color=plots.color("grey"), linestyle="--", linewidth=1)
     ax.set_ylim(1e-2, 1e2)
     ax.minorticks_off()
-    ax.set_xlabel(f"GPUs ({switch} fabric)")
+    names = {"quantum_x800": "Quantum-X800", "quantum2": "Quantum-2", "sn6800": "SN6800", "sn6810": "SN6810",
+             "sn5600": "SN5600", "sn5600_400g": "SN5600 (128 x 400G)"}
+    ax.set_xlabel(f"GPUs ({names.get(switch, switch)} fabric)")
     ax.set_ylabel("laser failures per day")
     ax.set_title(f"{fit:g} FIT per laser, CPO lasers {cpo_mtbf_gain:g}x more reliable")
     ax.legend()

@@ -51,9 +51,10 @@ class Topology:
             rates = getattr(self, name)
             if not isinstance(rates, tuple) or len(rates) != n:
                 raise ValueError(f"{name} must be a tuple of {n} rates (one per rank), got {rates!r:.80}")
-            for i, b in enumerate(rates):
-                # a straggler's rate divided to 0 (underflow) would give an infinite step
-                validate.positive(f"{name}[{i}]", b)
+            # a straggler's rate divided to 0 (underflow) would give an infinite step
+            if not all(type(b) is float and validate.SMALLEST <= b <= validate.LARGEST for b in rates):  # fast path
+                for i, b in enumerate(rates):
+                    validate.positive(f"{name}[{i}]", b)
 
     def __repr__(self) -> str:
         return (f"Topology({self.world_size} ranks in domains of {self.domain_size}; "

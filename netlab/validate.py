@@ -35,6 +35,9 @@ MAX_RANKS = 1 << 20          # ranks or endpoints enumerated one by one (schedul
 MAX_SAMPLES = 10_000_000     # Monte Carlo draws, trials or samples held in memory
 MAX_EVENTS = 50_000_000      # simulator events in one run
 MAX_COUNT = 10**15           # any count used in closed-form arithmetic only (ranks, GPUs, packets)
+DEFAULT_MAX_INT = 10**18     # default ceiling of integer(): no count netlab models comes near it
+LARGEST = 1e30               # default ceiling of positive()/non_negative(): above every SI quantity here
+SMALLEST = 1e-30             # floor of positive(): a divisor this small would overflow to infinity
 
 
 def _why(why: str | None) -> str:
@@ -56,11 +59,18 @@ def number(name: str, value: object, rule: str) -> float:
 
 
 def positive(name: str, value: object, maximum: float | None = None, why: str | None = None) -> float:
-    """``value`` as a float, which must be finite and > 0 (and <= ``maximum`` if given)."""
+    """``value`` as a float, which must be finite and > 0 (and <= ``maximum`` if given).
+
+    Values below :data:`SMALLEST` or above :data:`LARGEST` (1e-30, 1e30, in SI units) are
+    refused too: no quantity in netlab is that small or large, and they turn results into
+    infinities."""
     rule = "> 0" if maximum is None else f"> 0 and <= {maximum:g}"
     x = number(name, value, rule)
     if x <= 0 or (maximum is not None and x > maximum):
         raise ValueError(f"{name} must be a finite number {rule}{_why(why)}, got {value}")
+    if not SMALLEST <= x <= LARGEST:
+        raise ValueError(f"{name} must be between {SMALLEST:g} and {LARGEST:g} (no quantity netlab models is "
+                         f"smaller or larger, in SI units), got {value}")
     return x
 
 
@@ -70,6 +80,9 @@ def non_negative(name: str, value: object, maximum: float | None = None, why: st
     x = number(name, value, rule)
     if x < 0 or (maximum is not None and x > maximum):
         raise ValueError(f"{name} must be a finite number {rule}{_why(why)}, got {value}")
+    if x > LARGEST:
+        raise ValueError(f"{name} must be <= {LARGEST:g} (no quantity netlab models is larger, in SI units), "
+                         f"got {value}")
     return x
 
 
@@ -93,6 +106,8 @@ def integer(name: str, value: object, minimum: int = 0, maximum: int | None = No
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     x = int(value)
+    if maximum is None and x > DEFAULT_MAX_INT:
+        maximum, why = DEFAULT_MAX_INT, why or "no count netlab models comes near it"
     upper = "" if maximum is None else f" and <= {maximum}"
     if x < minimum or (maximum is not None and x > maximum):
         shown = x if len(str(x)) <= 40 else f"an integer of {len(str(abs(x)))} digits"

@@ -175,3 +175,19 @@ def test_an_empty_collective_reports_zero_bandwidth_not_nan_or_inf():
         assert all(math.isfinite(x) for x in (r.algbw_bps, r.busbw_bps))
     one = cc.ring_all_reduce_time(1e6, 1, 0.0, 400e9)      # one rank: nothing to exchange
     assert one.time_s == 0 and one.algbw_bps == 0
+
+
+def test_huge_world_sizes_are_refused_at_once():
+    # Issue 17: tree schedules with world_size 2^31 ran for minutes; closed forms stay O(1) but
+    # refuse counts beyond any physical machine (10^15).
+    import time
+    from netlab import collective_trees
+    start = time.perf_counter()
+    for build in (collective_trees.tree_all_reduce, collective_trees.double_binary_tree_all_reduce,
+                  collective_trees.binomial_parents, collective_trees.binary_tree_parents):
+        with pytest.raises(ValueError, match="world_size.*schedule lists every rank"):
+            build(2 ** 31)
+    with pytest.raises(ValueError, match="world_size"):
+        cc.ring_all_reduce_time(1e6, 10 ** 16, 1e-6, 4e11)
+    assert cc.ring_all_reduce_time(1e6, 10 ** 12, 1e-6, 4e11).time_s > 0
+    assert time.perf_counter() - start < 5.0     # refused at once, not after minutes (loaded CI: slack)

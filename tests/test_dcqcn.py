@@ -87,3 +87,11 @@ def test_fluid_model_against_the_packet_simulation_two_flows():
     r = sc.dcqcn_sharing(2, duration_s=0.1, sample_interval_s=5e-3)
     assert r.mean_queue_bytes(0.05) == pytest.approx(fp.queue_bytes, rel=0.25)
     assert r.mean_rates_bps(0.05) == pytest.approx([fp.rate_bps * 4096 / 4160] * 2, rel=0.05)
+
+
+def test_fluid_defaults_are_the_packet_senders():
+    from netlab.sim.cc import DCQCN
+    cc, prm = DCQCN(), dcqcn.Params()
+    assert (prm.g, prm.cnp_interval_s, prm.alpha_timer_s, prm.rate_timer_s, prm.fast_recovery_steps,
+            prm.rate_ai_bps) == (cc.g, cc.cnp_interval_s, cc.alpha_timer_s, cc.rate_timer_s,
+                                 cc.fast_recovery_steps, cc.rate_ai_bps) == (1 / 256, 50e-6, 55e-6, 60e-6, 5, 40e6)

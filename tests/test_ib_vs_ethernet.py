@@ -122,3 +122,22 @@ def test_lab4_hides_the_prediction_answer_and_reads_plainly():
         else:
             assert not re.search(r"^\+ ", text, re.M), "a line starting with '+' renders as a bullet"
         assert "of ideal" not in text and "assume.dcqcn.pmax" not in text
+
+
+def test_sharing_figure_shows_every_flow_and_the_fluid_model():
+    from netlab import dcqcn
+    from netlab.sim import scenarios as sc
+    run = sc.dcqcn_sharing(2, duration_s=2e-3, sample_interval_s=200e-6)
+    fluid = dcqcn.simulate(dcqcn.Params(n_flows=2), duration_s=2e-3, start_times_s=[0, 200e-6])
+    fig = ie.draw_sharing(run, fluid)
+    left, right = fig.axes[:2]
+    assert len(left.lines) == 2 * 2 + 1          # each flow simulated and fluid, and the fair share
+    assert len(right.lines) == 2                 # simulated and fluid queue
+
+
+def test_chapter3_qp_default_timeout_is_the_registered_one():
+    from netlab import rdma
+    ctx = rdma.Fabric(100e9).open_device("a")
+    qp = ctx.alloc_pd().create_qp(ctx.create_cq(), ctx.create_cq())
+    assert qp.timeout == specs.value("transport.roce.perftest_timeout_exponent")
+    assert 4.096e-6 * 2 ** qp.timeout == pytest.approx(specs.value("transport.roce.default_ack_timeout"))

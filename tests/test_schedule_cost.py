@@ -118,8 +118,12 @@ def test_bytes_sent_per_rank(n, N):
 
 
 def test_a_straggler_whose_rate_underflows_to_zero_is_refused():
-    """5e-324 bit/s divided by 2 is 0.0: the old Topology accepted it, and schedule_time gave inf."""
-    topo = sc.flat_topology(4, 1e-6, 5e-324)
+    """5e-324 bit/s divided by 2 is 0.0: the old Topology accepted it, and schedule_time gave inf.
+    (5e-324 itself is now refused by every positive() check, floor 1e-30; the same slip one step up:
+    1e-30 is accepted, 1e-30 / 2 is not.)"""
+    with pytest.raises(ValueError, match="bandwidth_bps"):
+        sc.flat_topology(4, 1e-6, 5e-324)
+    topo = sc.flat_topology(4, 1e-6, 1e-30)
     with pytest.raises(ValueError, match="bandwidth_bps"):
         sc.with_straggler(topo, 0, 2.0)
 

@@ -30,7 +30,9 @@ def test_upper_bounds_say_what_is_reasonable():
 
 def test_steps_refuse_an_interval_that_would_never_end():
     with pytest.raises(ValueError, match=r"interval_s must be >= 1e-10 \(at most 10,000,000 samples"):
-        validate.steps("interval_s", 1e-300, 1e-3)
+        validate.steps("interval_s", 1e-20, 1e-3)
+    with pytest.raises(ValueError, match="interval_s must be between 1e-30 and 1e"):
+        validate.steps("interval_s", 1e-300, 1e-3)       # below the floor of every positive quantity
     assert validate.steps("interval_s", 1e-6, 1e-3) == 1e-6
 
 

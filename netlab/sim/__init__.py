@@ -36,8 +36,11 @@ queue_policy=)`` (per-switch overrides), ``connect(a, b, bandwidth_bps, propagat
 ``set_route(switch, host, [ports])``, ``add_flow(src, dst, size_bytes, start_s=0,
 transport=GoBackN, cc=None, priority=0, ack_priority=None, entropy=None) -> Flow``,
 ``sample_queues(["s0[0]", ...], interval_s)``, ``sample_flows(interval_s)``,
-``run(until_s=inf, max_events=2e7, deadlock_check_s=None) -> RunResult``. A network
-runs once. After a run, ``flow.sender`` / ``flow.receiver`` hold the transport objects.
+``run(until_s=inf, max_events=2e7, deadlock_check_s=None, max_wall_s=600) -> RunResult``. A network
+runs once. Builders refuse what cannot run: a buffer smaller than one packet (Lossy
+with drop-tail, Credits), a PFC ``xoff_bytes`` above the link's headroom, a queue policy
+or transport given by name, a retransmission timer under 1 µs, a sampling interval
+under 1 ns, and hand-set routes that loop or end at the wrong host. After a run, ``flow.sender`` / ``flow.receiver`` hold the transport objects.
 Routing is shortest-path by hop count (``switch.routes[dst_host_id]`` = equal-cost ports).
 
 Topologies: ``single_switch(n_hosts, bandwidth_bps)``, ``chain(n_switches,
@@ -47,7 +50,7 @@ fabric_bandwidth_bps)``; all take ``propagation_s`` and any ``Network`` keyword.
 Hosts are ``h0, h1, ...``; a port is named ``"<node>[<index>]"``.
 
 Results (frozen): ``RunResult`` (``stop_reason`` in complete/idle/until/max_events/
-deadlock, ``time_s``, ``events_processed``, ``flows``, ``ports``, ``queue_traces``,
+wall_time/deadlock, ``time_s``, ``events_processed``, ``flows``, ``ports``, ``queue_traces``,
 ``dropped_packets``, ``dropped_bytes``, ``pfc_frames``, ``sent_bytes``,
 ``received_bytes``, ``trimmed_bytes``, ``in_flight_bytes``, ``deadlock_cycle``);
 ``FlowResult`` (``completion_time_s``, ``goodput_bps``, ``retransmitted_packets``,

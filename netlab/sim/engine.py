@@ -58,15 +58,15 @@ class Simulator:
         self._stop_reason: str | None = None
 
     def at(self, time_s: float, callback, *args) -> None:
-        """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past)."""
-        if not time_s >= self.now_s:          # also catches NaN
-            raise ValueError(f"time_s must be >= now ({self.now_s}), got {time_s}")
+        """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past, finite)."""
+        if not self.now_s <= time_s < math.inf:          # also catches NaN
+            raise ValueError(f"time_s must be finite and >= now ({self.now_s}), got {time_s}")
         heapq.heappush(self._heap, (time_s, next(self._counter), callback, args))
 
     def after(self, delay_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` ``delay_s`` seconds from now (``delay_s >= 0``)."""
-        if not delay_s >= 0.0:
-            raise ValueError(f"delay_s must be >= 0, got {delay_s}")
+        if not 0.0 <= delay_s < math.inf:
+            raise ValueError(f"delay_s must be finite and >= 0, got {delay_s}")
         heapq.heappush(self._heap, (self.now_s + delay_s, next(self._counter), callback, args))
 
     def stop(self, reason: str = "stopped") -> None:

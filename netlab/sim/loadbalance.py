@@ -7,8 +7,9 @@ fabric behaves as one:
 * **ECMP** (:class:`netlab.sim.ECMP`): a hash of the flow's addresses and entropy;
   a flow keeps one path, and flows collide as balls fall into bins (chapter 5,
   :mod:`netlab.ecmp`): some uplinks carry two or three flows while others idle.
-* **Spraying** (:class:`Spray`): every packet to the next path in turn (or a random
-  one). Load evens out by the law of large numbers; packets of one flow arrive
+* **Spraying** (:class:`Spray`): every packet to the next path in turn (the
+  ``"spray"`` scheme reshuffles the order every round), or to a random path. Load
+  evens out (exactly, in turn; by the law of large numbers, at random); packets of one flow arrive
   out of order, so the receiver must place them by offset (as UET's RUD mode
   does, chapter 8), not discard them as go-back-N does.
 * **Adaptive routing** (:class:`Adaptive`): every packet to the equal-cost port
@@ -36,6 +37,7 @@ import random
 import time
 
 from netlab import specs, validate
+from netlab.sim.packet import DATA
 from netlab.sim.switch import ECMP, PFC, LoadBalancer
 from netlab.sim.topology import leaf_spine
 from netlab.sim.uet import uet
@@ -50,19 +52,36 @@ REORDER_THRESHOLD = 1024
 
 class Spray(LoadBalancer):
     """Per-packet spraying: each packet to the next candidate port in turn at this
-    switch (round robin per set of candidates), or to a random one with ``random=True``."""
+    switch (round robin per set of candidates), to a random one with ``random=True``,
+    or, with ``shuffle=True``, round robin over an order drawn afresh every round (each
+    port once per round, in a random order).
 
-    def __init__(self, random: bool = False) -> None:
+    Data and control packets (ACKs) keep separate turns, as a sprayer at the NIC gives
+    each direction of a connection its own path choice: a shared turn lets the ACKs,
+    which arrive irregularly, push the data of one flow onto some paths 20 % more often
+    than onto others. A fixed order has its own flaw: every leaf then walks the spines
+    in the same order at the same pace, and their packets keep meeting at the same spine
+    downlinks; reshuffling each round keeps the exact balance and breaks that lockstep."""
+
+    def __init__(self, random: bool = False, shuffle: bool = False) -> None:
         self.random = validate.boolean("random", random)
+        self.shuffle = validate.boolean("shuffle", shuffle)
         self._turn: dict = {}
 
     def choose(self, switch, packet, candidates):
         if self.random:
             return candidates[switch.sim.rng.randrange(len(candidates))]
-        key = (switch.name, candidates)
+        key = (switch.name, candidates, getattr(packet, "kind", DATA) == DATA)   # kind-less: data
         i = self._turn.get(key, 0)
         self._turn[key] = i + 1
-        return candidates[i % len(candidates)]
+        n = len(candidates)
+        if not self.shuffle:
+            return candidates[i % n]
+        if i % n == 0:                                    # a new round: a new order
+            order = list(candidates)
+            switch.sim.rng.shuffle(order)
+            self._turn[key, "order"] = order
+        return self._turn[key, "order"][i % n]
 
 
 class Adaptive(LoadBalancer):
@@ -76,13 +95,19 @@ class Adaptive(LoadBalancer):
         n = len(candidates)
         start = self._turn.get(switch.name, 0)
         self._turn[switch.name] = start + 1
-        best, best_load = candidates[start % n], None
-        for k in range(n):
-            port = candidates[(start + k) % n]
-            load = (switch.queues[port].bytes, switch.ports[port].busy)
-            if best_load is None or load < best_load:
-                best, best_load = port, load
-        return best
+        # The first port, in turn from ``start``, with the least (queued bytes, busy):
+        # find the least bytes, then ask "busy?" only of the ports that hold that little.
+        order = [candidates[(start + k) % n] for k in range(n)]
+        queues, ports = switch.queues, switch.ports
+        loads = [queues[port].bytes for port in order]
+        least, first = min(loads), None
+        for port, load in zip(order, loads):
+            if load == least:
+                if not ports[port].busy:
+                    return port
+                if first is None:
+                    first = port
+        return first
 
 
 class PathAware(Adaptive):
@@ -111,9 +136,13 @@ class PathAware(Adaptive):
 
 
 def balancer(scheme: str) -> LoadBalancer:
-    """A fresh load balancer for ``scheme`` in :data:`SCHEMES`."""
+    """A fresh load balancer for ``scheme`` in :data:`SCHEMES`; ``"spray"`` is
+    ``Spray(shuffle=True)``, round robin in a fresh random order every round (see
+    :class:`Spray` for why neither a fixed order nor a shared ACK turn)."""
     validate.choice("scheme", scheme, SCHEMES)
-    return {"ecmp": ECMP, "spray": Spray, "adaptive": Adaptive, "telemetry": PathAware}[scheme]()
+    if scheme == "spray":
+        return Spray(shuffle=True)
+    return {"ecmp": ECMP, "adaptive": Adaptive, "telemetry": PathAware}[scheme]()
 
 
 def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf: int, spine: int) -> None:

@@ -115,10 +115,11 @@ def window_throughput(distance_m: float, bandwidth_bps: float, window_bytes: flo
 
 def _steady_rate(times, delivered, size_bytes: int) -> float:
     """Slope of delivered bytes between the samples where 20 % and 80 % had arrived, bit/s."""
-    lo = next(i for i, d in enumerate(delivered) if d >= 0.2 * size_bytes)
-    hi = next(i for i, d in enumerate(delivered) if d >= 0.8 * size_bytes)
-    if hi <= lo:
-        raise ValueError("size_bytes must span several sampling intervals; use a larger flow")
+    lo = next((i for i, d in enumerate(delivered) if d >= 0.2 * size_bytes), None)
+    hi = next((i for i, d in enumerate(delivered) if d >= 0.8 * size_bytes), None)
+    if lo is None or hi is None or hi <= lo:
+        raise ValueError(f"size_bytes must span several sampling intervals (a flow of many packets, e.g. "
+                         f">= 100 x the window), got {size_bytes}")
     return (delivered[hi] - delivered[lo]) * 8 / (times[hi] - times[lo])
 
 

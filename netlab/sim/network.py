@@ -17,6 +17,7 @@ Accounting of data bytes (wire size, resends included), checked by the tests::
 from __future__ import annotations
 
 import math
+import time
 
 from netlab import specs, validate
 from netlab.sim.deadlock import blocked_cycle
@@ -26,8 +27,23 @@ from netlab.sim.packet import DATA
 from netlab.sim.routing import compute_routes
 from netlab.sim.results import RunResult, collect
 from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
-from netlab.sim.queues import DropTail
+from netlab.sim.queues import DropTail, QueuePolicy
 from netlab.sim.transport import GoBackN
+
+
+MIN_TIMER_S = 1e-6                # shortest retransmission timer accepted
+MIN_SAMPLE_S = 1e-9               # shortest sampling interval (a 64 B frame at 400 Gb/s takes 1.28 ns)
+MAX_FLOW_BYTES = 10**15           # largest flow (a long-lived flow is bounded by until_s, not by its size)
+DEFAULT_MAX_WALL_S = 600.0        # real seconds before a run stops with reason "wall_time"
+_WALL_CHECK_EVENTS = 200_000      # events between two looks at the wall clock
+
+
+def _sample_interval(interval_s) -> float:
+    interval_s = validate.positive("interval_s", interval_s)
+    if interval_s < MIN_SAMPLE_S:
+        raise ValueError(f"interval_s must be >= {MIN_SAMPLE_S:g} s (finer than a nanosecond records nothing "
+                         f"new and fills memory), got {interval_s}")
+    return interval_s
 
 
 class Flow:
@@ -67,11 +83,19 @@ class Network:
         self.ack_bytes = validate.integer("ack_bytes", ack_bytes if ack_bytes is not None
                                           else int(specs.value("sim.assume.ack")), minimum=1)
         self.rto_s = validate.positive("rto_s", rto_s if rto_s is not None else specs.value("sim.assume.rto"))
+        if self.rto_s < MIN_TIMER_S:
+            raise ValueError(f"rto_s must be >= {MIN_TIMER_S:g} s (a retransmission timer shorter than a "
+                             f"microsecond fires before any datacenter round trip and only spins), got {rto_s}")
         self.window_bytes = None if window_bytes is None else validate.positive("window_bytes", window_bytes)
         self.load_balancer = load_balancer if load_balancer is not None else ECMP()
         if not isinstance(self.load_balancer, LoadBalancer):
             raise TypeError(f"load_balancer must be a LoadBalancer, got {load_balancer!r}")
         self.queue_policy = queue_policy if queue_policy is not None else DropTail(ecn=ecn)
+        if not isinstance(self.queue_policy, QueuePolicy):
+            raise TypeError(f"queue_policy must be a netlab.sim.QueuePolicy instance such as DropTail() "
+                            f"(not a name), got {queue_policy!r}")
+        if not isinstance(self.flow_control, (Lossy, PFC, Credits)):
+            raise TypeError(f"flow_control must be Lossy(...), PFC(...) or Credits(...), got {flow_control!r}")
         self.n_priorities = validate.integer("n_priorities", n_priorities, minimum=1, maximum=8)
         self.hosts: dict[str, Host] = {}
         self.switches: dict[str, Switch] = {}
@@ -160,8 +184,16 @@ class Network:
                 raise ValueError(f"{role} must be a host, got switch {h.name}")
         if src is dst:
             raise ValueError(f"src and dst must differ, got {src.name} twice")
-        size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+        size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_FLOW_BYTES,
+                                      why="a petabyte; bound a long-lived flow with run(until_s=...)")
         start_s = validate.non_negative("start_s", start_s)
+        if not (isinstance(transport, tuple) and len(transport) == 2
+                and all(callable(c) and not isinstance(c, str) for c in transport)):
+            raise TypeError(f"transport must be a (SenderClass, ReceiverClass) pair such as "
+                            f"netlab.sim.GoBackN, got {transport!r}")
+        if cc is not None and not callable(cc):
+            raise TypeError(f"cc must be a congestion-control class or factory (e.g. netlab.sim.DCQCN) or "
+                            f"None, got {cc!r}")
         priority = validate.integer("priority", priority, 0, self.n_priorities - 1)
         ack_priority = priority if ack_priority is None else validate.integer(
             "ack_priority", ack_priority, 0, self.n_priorities - 1)
@@ -176,7 +208,9 @@ class Network:
 
     def sample_queues(self, ports, interval_s: float) -> None:
         """Record the occupancy of output ports (names like ``"s0[2]"``) every ``interval_s``."""
-        interval_s = validate.positive("interval_s", interval_s)
+        interval_s = _sample_interval(interval_s)
+        if isinstance(ports, str):
+            raise TypeError(f"ports must be a list of port names such as ['s0[0]'], got the string {ports!r}")
         for name in ports:
             node_name, _, rest = name.partition("[")
             sw = self.switches.get(node_name)
@@ -186,7 +220,7 @@ class Network:
 
     def sample_flows(self, interval_s: float) -> None:
         """Record every flow's delivered bytes every ``interval_s`` (see ``FlowTrace``)."""
-        self._flow_sampling = (validate.positive("interval_s", interval_s), [], [])
+        self._flow_sampling = (_sample_interval(interval_s), [], [])
 
     # --- internal callbacks --------------------------------------------------------------
     def _check_new_name(self, name: str) -> None:
@@ -218,8 +252,9 @@ class Network:
 
     # --- running ----------------------------------------------------------------------
     def run(self, until_s: float = math.inf, max_events: int = DEFAULT_MAX_EVENTS,
-            deadlock_check_s: float | None = None) -> RunResult:
-        """Run the flows; always bounded by ``until_s`` and ``max_events``.
+            deadlock_check_s: float | None = None, max_wall_s: float = DEFAULT_MAX_WALL_S) -> RunResult:
+        """Run the flows; always bounded by ``until_s``, ``max_events`` and ``max_wall_s``
+        seconds of real time (stop reasons ``"until"``, ``"max_events"``, ``"wall_time"``).
 
         ``deadlock_check_s`` (default: 100 round trips of the slowest link, at least
         50 µs) is how often lossless networks are checked for a cycle of blocked
@@ -229,7 +264,9 @@ class Network:
             raise RuntimeError("a Network runs once; build a new one to run again")
         if until_s != math.inf:
             until_s = validate.positive("until_s", until_s)
-        max_events = validate.integer("max_events", max_events, minimum=1)
+        max_events = validate.integer("max_events", max_events, minimum=1, maximum=validate.MAX_EVENTS,
+                                      why="about a minute of simulation per 10 million events")
+        max_wall_s = validate.positive("max_wall_s", max_wall_s)
         if not self.flows:
             raise ValueError("add at least one flow before running")
         for host in self.hosts.values():
@@ -258,7 +295,16 @@ class Network:
             deadlock_check_s = validate.positive("deadlock_check_s", deadlock_check_s)
             self._periodic += 1
             self.sim.after(deadlock_check_s, self._deadlock_check, deadlock_check_s, None)
-        status = self.sim.run(until_s=until_s, max_events=max_events)
+        # run in slices of events, so that a run also stops after max_wall_s of real time
+        deadline, left = time.monotonic() + max_wall_s, max_events
+        while True:
+            chunk = min(left, _WALL_CHECK_EVENTS)
+            status = self.sim.run(until_s=until_s, max_events=chunk)
+            left -= chunk
+            if status.reason != "max_events" or left == 0:
+                break
+            if time.monotonic() > deadline:
+                return self._results("wall_time")
         return self._results(status.reason)
 
     def _keep_going(self) -> bool:

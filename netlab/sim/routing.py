@@ -45,3 +45,34 @@ def compute_routes(network) -> None:
         for flow in network.flows:
             if flow.dst is dst and flow.src not in dist:
                 raise ValueError(f"host {flow.src.name} cannot reach {dst.name}: no path on this topology")
+        if network.route_overrides:
+            _check_forwarding(network, dst)
+
+
+def _check_forwarding(network, dst) -> None:
+    """With routes set by hand, every path towards ``dst`` must end at ``dst``: no switch may send its
+    traffic to another host (it would be counted as delivered where it is not), and no route may
+    loop (a packet would circle until the run's event budget ran out)."""
+    state: dict = {}                      # switch -> 1 on the current path, 2 checked
+
+    def walk(sw, path):
+        state[sw] = 1
+        for i in sw.routes.get(dst.id, ()):
+            peer = sw.ports[i].peer
+            if isinstance(peer, Host):
+                if peer is not dst:
+                    raise ValueError(f"route towards {dst.name}: {sw.name} port {i} leads to host {peer.name}; "
+                                     f"packets for {dst.name} would be delivered to the wrong host")
+            elif state.get(peer) == 1:
+                loop = path[path.index(peer):] + [peer]
+                raise ValueError(f"routing loop towards {dst.name}: {' -> '.join(s.name for s in loop)}; "
+                                 f"packets would circle forever (check set_route)")
+            elif peer not in state:
+                walk(peer, path + [peer])
+        state[sw] = 2
+
+    for flow in network.flows:
+        if flow.dst is dst:
+            first = flow.src.ports[0].peer
+            if isinstance(first, Switch) and first not in state:
+                walk(first, [first])

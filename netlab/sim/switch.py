@@ -125,6 +125,11 @@ class Switch:
         self.cut_through = validate.boolean("cut_through", cut_through)
         self.header_bytes = header_bytes
         self.queue_policy = queue_policy if queue_policy is not None else DropTail()
+        if not isinstance(self.queue_policy, QueuePolicy):
+            raise TypeError(f"queue_policy must be a netlab.sim.QueuePolicy instance such as DropTail(), "
+                            f"got {queue_policy!r}")
+        if not isinstance(flow_control, (Lossy, PFC, Credits)):
+            raise TypeError(f"flow_control must be Lossy(...), PFC(...) or Credits(...), got {flow_control!r}")
         self.load_balancer = load_balancer
         self.n_priorities = n_priorities
         self.salt = zlib.crc32(name.encode())
@@ -144,6 +149,12 @@ class Switch:
         port = Port(self.sim, self, len(self.ports), bandwidth_bps, propagation_s, self.n_priorities)
         lossy = isinstance(self.flow_control, Lossy)
         capacity = self.flow_control.buffer_bytes if lossy else math.inf
+        max_packet = self.network.mtu_bytes + self.network.header_bytes
+        if (self._credits or (lossy and isinstance(self.queue_policy, DropTail))) and \
+                self.flow_control.buffer_bytes < max_packet:
+            # a packet bigger than the buffer can never be admitted (dropped forever, or no credit)
+            raise ValueError(f"{type(self.flow_control).__name__} on {self.name}: buffer_bytes must be >= one "
+                             f"packet ({max_packet} bytes = mtu + header), got {self.flow_control.buffer_bytes:g}")
         self.ports.append(port)
         self.queues.append(OutputQueue(capacity, self.queue_policy, self.sim.rng, self.n_priorities))
         if not self.network.event_by_event:
@@ -155,6 +166,11 @@ class Switch:
             max_packet = self.network.mtu_bytes + self.network.header_bytes
             headroom = 2 * propagation_s * bandwidth_bps / 8 + 2 * max_packet
             xoff = fc.xoff_bytes if fc.xoff_bytes is not None else fc.buffer_bytes - headroom
+            if fc.xoff_bytes is not None and fc.buffer_bytes - fc.xoff_bytes < headroom:
+                raise ValueError(
+                    f"PFC on {self.name}: xoff_bytes must be <= buffer_bytes - headroom = "
+                    f"{fc.buffer_bytes - headroom:g} (this link needs {headroom:g} bytes of headroom above "
+                    f"xoff for a round trip plus two packets, or a lossless buffer drops), got {fc.xoff_bytes:g}")
             if xoff < max_packet:
                 raise ValueError(
                     f"PFC on {self.name}: buffer_bytes={fc.buffer_bytes:g} leaves no room above the "

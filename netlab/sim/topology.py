@@ -18,11 +18,14 @@ from __future__ import annotations
 from netlab import validate
 from netlab.sim.network import Network
 
+MAX_NODES = 4096        # hosts or switches per topology: the simulator keeps every node and packet in Python
+_WHY = "every node is simulated in Python; a few thousand is the practical limit"
+
 
 def single_switch(n_hosts: int, bandwidth_bps: float, propagation_s: float | None = None,
                   **network_kwargs) -> Network:
     """``n_hosts`` hosts ``h0..`` on one switch ``s0``; host ``hi`` is on port ``i``."""
-    n_hosts = validate.integer("n_hosts", n_hosts, minimum=2)
+    n_hosts = validate.integer("n_hosts", n_hosts, minimum=2, maximum=MAX_NODES, why=_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     net = Network(**network_kwargs)
     net.add_switch("s0")
@@ -37,8 +40,9 @@ def chain(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
     """Switches ``s0 - s1 - ... `` in a line, ``hosts_per_switch`` hosts on each;
     host ``h{i * hosts_per_switch + j}`` is on switch ``s{i}``. A flow from a host on
     ``s0`` to one on the last switch crosses ``n_switches + 1`` links."""
-    n_switches = validate.integer("n_switches", n_switches, minimum=1)
-    hosts_per_switch = validate.integer("hosts_per_switch", hosts_per_switch, minimum=1)
+    n_switches = validate.integer("n_switches", n_switches, minimum=1, maximum=MAX_NODES, why=_WHY)
+    hosts_per_switch = validate.integer("hosts_per_switch", hosts_per_switch, minimum=1,
+                                        maximum=MAX_NODES // n_switches, why=_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     net = Network(**network_kwargs)
     for i in range(n_switches):
@@ -58,8 +62,9 @@ def ring(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
     """Switches ``s0..s{n-1}`` in a ring, hosts numbered as in :func:`chain`. With
     ``clockwise=True`` every switch forwards to remote hosts only towards ``s{i+1}``
     -- a cyclic buffer dependency, the precondition of a PFC (or credit) deadlock."""
-    n_switches = validate.integer("n_switches", n_switches, minimum=3)
-    hosts_per_switch = validate.integer("hosts_per_switch", hosts_per_switch, minimum=1)
+    n_switches = validate.integer("n_switches", n_switches, minimum=3, maximum=MAX_NODES, why=_WHY)
+    hosts_per_switch = validate.integer("hosts_per_switch", hosts_per_switch, minimum=1,
+                                        maximum=MAX_NODES // n_switches, why=_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     clockwise = validate.boolean("clockwise", clockwise)
     net = Network(**network_kwargs)
@@ -88,9 +93,10 @@ def leaf_spine(n_leaves: int, n_spines: int, hosts_per_leaf: int, host_bandwidth
     """Leaves ``leaf0..``, spines ``spine0..``, every leaf linked to every spine at
     ``fabric_bandwidth_bps``; host ``h{i * hosts_per_leaf + j}`` on ``leaf{i}`` at
     ``host_bandwidth_bps``. On a leaf, ports ``0..n_spines-1`` go to the spines."""
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=1)
-    n_spines = validate.integer("n_spines", n_spines, minimum=1)
-    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=1, maximum=MAX_NODES, why=_WHY)
+    n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=MAX_NODES // n_leaves, why=_WHY)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1,
+                                      maximum=MAX_NODES // n_leaves, why=_WHY)
     host_bandwidth_bps = validate.positive("host_bandwidth_bps", host_bandwidth_bps)
     fabric_bandwidth_bps = validate.positive("fabric_bandwidth_bps", fabric_bandwidth_bps)
     net = Network(**network_kwargs)

@@ -78,3 +78,14 @@ def test_pause_storm_spreads_with_pfc_and_not_when_lossy():
     assert lossy.victim_delivered_fraction == 1.0 and lossy.paused_ports == ("s1[1]",)
     assert pfc.victim_delivered_fraction < 0.5
     assert {"h0[0]", "s0[0]"} <= set(pfc.paused_ports)      # back to the victim's own NIC
+
+
+def test_lossless_incast_default_timeout_is_a_roce_adapters_not_100_us():
+    # 32 x 200 KB under PFC: nothing is lost, but a paused sender's packets wait longer
+    # than 100 us, so a 100 us timer fires on queued data (spurious timeouts). The default
+    # is the RoCE adapter's 4.096 us x 2^14 = 67.1 ms: no timeout, nothing resent.
+    spurious = sc.incast("pfc", 32, 200_000, rto_s=100e-6)
+    assert spurious.dropped_packets == 0 and spurious.timeouts > 0 and spurious.retransmitted_packets > 0
+    default = sc.incast("pfc", 32, 200_000)
+    assert default.timeouts == 0 and default.retransmitted_packets == 0 and default.goodput_fraction > 0.99
+    assert sc.incast("lossy", 8, buffer_bytes=50e3).timeouts > 0      # lossy keeps its short 100 us timer

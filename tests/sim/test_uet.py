@@ -237,3 +237,15 @@ def test_receiver_credits_share_the_link_fairly():
     assert r.stop_reason == "complete" and max(times) / min(times) < 1.05
     assert all(f.sender.credits >= 0 for f in net.flows)
     assert r.dropped_packets == 0                  # 15 x 8 unsolicited packets fit in 500 KB
+
+
+def test_roce_pfc_incast_uses_a_roce_adapters_ack_timeout():
+    # perftest's default local ACK timeout exponent 14: 4.096 us x 2^14 = 67.108864 ms
+    # (hand-computed). A shorter generic timer resends data that PFC only held.
+    assert incast("roce-pfc", 3, 10_000, seed=1).rto_s == pytest.approx(4.096e-6 * 16384, rel=1e-12)
+    assert incast("roce-lossy", 3, 10_000, seed=1).rto_s == pytest.approx(1e-3)
+    short = incast("roce-pfc", 63, 500_000, seed=1, fabric=(8, 4, 8), rto_s=200e-6)
+    real = incast("roce-pfc", 63, 500_000, seed=1, fabric=(8, 4, 8))
+    assert short.dropped_packets == 0 and short.timeouts > 0 and short.retransmitted_packets > 0
+    assert real.timeouts == 0 and real.retransmitted_packets == 0
+    assert real.max_completion_s < short.max_completion_s
