@@ -101,10 +101,31 @@ class Figure(matplotlib.figure.Figure):
         The book ranks ``text/html`` before images, so a described figure keeps its
         description on the site; without one, myst-nb would use the file name as alt text.
         """
-        if not self.alt:
+        alt = self.alt or self.described()
+        if not alt:
             return None
         return (f'<img class="netlab-figure dark-light" src="{html.escape(svg_data_uri(figure_to_svg(self)))}" '
-                f'alt="{html.escape(self.alt)}">')
+                f'alt="{html.escape(alt)}">')
+
+    def described(self) -> str:
+        """A description read off the figure when no :attr:`alt` was set: its titles and axis labels
+        ("Queue depth against time (s)"), one sentence per panel; empty when the figure has no words."""
+        parts = []
+        title = self.get_suptitle() if hasattr(self, "get_suptitle") else ""
+        if title:
+            parts.append(title.rstrip(".") + ".")
+        for ax in self.axes:
+            what = ax.get_title() or ax.get_ylabel()
+            x, y = ax.get_xlabel(), ax.get_ylabel()
+            if not (what or x):
+                continue
+            sentence = what if what else y
+            if y and y != sentence:
+                sentence += f": {y}"
+            if x:
+                sentence += f" against {x}"
+            parts.append(sentence.strip().rstrip(".") + ".")
+        return " ".join(parts)
 
 
 # --- SVG output -----------------------------------------------------------------------------

@@ -40,3 +40,50 @@ def paths_readout(n_paths: int, scheme: str) -> str:
                 else ecmp.spraying_slowdown(n_paths, n_paths, packets))
     return (f"This throw uses {np.mean(load > 0):.0%} of the paths and loads the busiest to "
             f"{load.max():.2f}x the ideal; on average the job would take {expected:.2f}x the ideal time.")
+
+
+SCHEME_NAMES = {"ecmp": "ECMP (per flow)", "spray": "spraying", "adaptive": "adaptive routing",
+                "telemetry": "path telemetry"}
+_SCHEME_COLOURS = {"ecmp": "ethernet", "spray": "uet", "adaptive": "infiniband", "telemetry": "purple"}
+
+
+def _run(runs: dict, scenario: str, scheme: str):
+    if not isinstance(runs, dict) or (scheme, scenario) not in runs:
+        raise ValueError(f"runs must hold a simulated run for (scheme, scenario) = ({scheme!r}, {scenario!r})")
+    return runs[scheme, scenario]
+
+
+def draw_completions(runs: dict, scenario: str, scheme: str):
+    """Cumulative flow completion times over the ideal, one curve per scheme, ``scheme`` in bold.
+
+    ``runs`` maps ``(scheme, scenario)`` to a :func:`netlab.sim.loadbalance.run_pattern` result.
+    """
+    fig, ax = plots.figure(width_in=6.4, height_in=3.0)
+    for s in SCHEME_NAMES:
+        if (s, scenario) not in runs:
+            continue
+        run = _run(runs, scenario, s)
+        x = np.sort(np.array(run.completion_times_s) / run.ideal_s)
+        y = np.arange(1, len(x) + 1) / len(x)
+        ax.step(x, y, where="post", color=plots.color(_SCHEME_COLOURS[s]), linewidth=3 if s == scheme else 1,
+                alpha=1.0 if s == scheme else 0.4, label=SCHEME_NAMES[s])
+    ax.set_xlabel("flow completion time / ideal")
+    ax.set_ylabel("share of flows done")
+    ax.set_xlim(0.9, 5.5)
+    ax.legend(loc="lower right")
+    ax.set_title(f"{scenario}: completion times, {SCHEME_NAMES.get(scheme, scheme)} in bold")
+    return fig
+
+
+def completions_readout(runs: dict, alone: dict, scenario: str, scheme: str) -> str:
+    """One sentence: the timed job and the median flow against the ideal, reordering and drops.
+
+    ``alone`` maps a scheme to the timed job's run without its neighbour (for "two jobs").
+    """
+    run = _run(runs, scenario, scheme)
+    solo = (f" (alone: {alone[scheme].job_times_s[0] / run.ideal_s:.2f}x)"
+            if scenario == "two jobs" and scheme in alone else "")
+    return (f"{scenario.capitalize()} with {SCHEME_NAMES.get(scheme, scheme)}: the timed job takes "
+            f"{run.job_times_s[0] / run.ideal_s:.2f}x the ideal{solo} and the median flow "
+            f"{run.percentile_s(50) / run.ideal_s:.2f}x; {run.out_of_order_packets} packets arrive out of "
+            f"order and {run.dropped_packets} are dropped.")

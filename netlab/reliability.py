@@ -12,7 +12,8 @@ exponential model), failures across the fleet arrive as a Poisson process of rat
 Lasers dominate optical-module failures, so the laser count is the lever: a
 pluggable 800G module carries about one laser per lane, and NVIDIA claims CPO
 needs a quarter of the lasers (external, shared, field-replaceable sources). A
-"10x mean time between failures" divides every rate above by ten. The laser
+"10x mean time between failures" divides the rate of the parts it covers by ten: a
+CPO claim covers only the switch-side lasers (:func:`fabric_failures`), not the NICs' pluggables. The laser
 rate (50-200 FIT at 70 °C) is a vendor blog's figure; field rates depend on heat,
 dust and handling, so treat results as orders of magnitude.
 References: ``luxoptx-800g-reliability``, ``techinsights-cpo``, ``wedoany-quantum-x800``.

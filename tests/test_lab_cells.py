@@ -21,8 +21,6 @@ def _code_cells(name):
 @pytest.mark.parametrize("name", MINE)
 def test_no_code_cell_over_20_lines(name):
     for source, _ in _code_cells(name):
-        if "loadbalance.run_pattern" in source or "RUNS[s, scenario]" in source:
-            continue   # lab 5's simulator cells belong to the load-balancing rework (sim/loadbalance.py)
         assert len(source.splitlines()) <= 20, source[:200]
 
 

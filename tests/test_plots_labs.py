@@ -57,3 +57,16 @@ def test_readouts_carry_the_numbers_of_the_models():
     # 8 GPUs per domain, NVLink 5 + 400G, 1 GB: the network tier is the bottleneck.
     assert "scale-out tier is the bottleneck" in plots_scaleup.hierarchical_readout("NVLink 5", "400G", 1 * GB)
     assert "K = 97" in plots_transport.loss_readout("400G", 8)
+
+
+def test_lab5_completion_explorer_reads_out_a_sentence():
+    from types import SimpleNamespace
+    run = SimpleNamespace(completion_times_s=(2e-6, 3e-6, 4e-6), ideal_s=2e-6, job_times_s=(4e-6,),
+                          out_of_order_packets=7, dropped_packets=0, percentile_s=lambda q: 3e-6)
+    runs = {("ecmp", "permutation"): run, ("spray", "permutation"): run}
+    text = plots_fabric.completions_readout(runs, {}, "permutation", "ecmp")
+    assert text == ("Permutation with ECMP (per flow): the timed job takes 2.00x the ideal and the median "
+                    "flow 1.50x; 7 packets arrive out of order and 0 are dropped.")
+    assert isinstance(plots_fabric.draw_completions(runs, "permutation", "spray"), matplotlib.figure.Figure)
+    with pytest.raises(ValueError, match="runs"):
+        plots_fabric.completions_readout(runs, {}, "two jobs", "ecmp")

@@ -12,16 +12,18 @@ pages' images, kernel-free explorers print their default frame, solutions stay
 out (the instructor guide has the answer keys). A cover and a contents list with
 page numbers come first; every page has its number at the foot.
 
-Chromium prints it twice: the first pass finds where each chapter starts (Chromium
-writes every id of the document as a named destination), the second prints the contents
-with those page numbers (the contents take the same room in both passes, so the
-numbers do not move). Only Debian's Chromium and PyPI packages (Playwright,
+Chromium prints the book once; where each part starts is read from that PDF (Chromium
+writes every id of the document as a named destination). Then only the cover and the
+contents are printed again, invisible but for those page numbers, and laid over the
+first pages (the contents take the same room either way, so each number lands on its
+line). Only Debian's Chromium and PyPI packages (Playwright,
 BeautifulSoup, pypdf) are used; nothing is fetched from the network.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import html
 import os
 import posixpath
@@ -51,6 +53,7 @@ body { font-size: 10.5pt; display: block !important; }
 .pdf-toc li { display: flex; gap: 0.4em; margin: 0.15em 0; }
 .pdf-toc li.pdf-toc-part { font-weight: 700; margin-top: 0.8em; }
 .pdf-toc li .pdf-toc-dots { flex: 1; border-bottom: 1px dotted #999; margin-bottom: 0.3em; }
+.pdf-toc li .pdf-toc-num { min-width: 2.2em; text-align: right; }
 .pdf-toc a { color: inherit; text-decoration: none; }
 a { color: #0b4f91; }
 a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-controls,
@@ -138,28 +141,31 @@ def _stylesheets(root: Path, first: str) -> str:
     return "\n".join(links)
 
 
-def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> str:
+def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, overlay: bool = False) -> str:
+    """The book as one HTML document; ``overlay``: only the cover and contents, every mark hidden but the
+    page numbers (printed over the first pass's contents pages, where the same layout puts them)."""
     pages = {p for p, _, _ in order}
     toc, part = [], None
     for page, title, caption in order:
         if caption and caption != part:
             toc.append(f'<li class="pdf-toc-part">{html.escape(caption)}</li>')
             part = caption
+        # a fixed-width slot for the number: the contents take the same room with or without numbers
         number = (numbers or {}).get(page, "")
-        # before the numbers are known, a placeholder as wide as a page number keeps the layout
-        shown = number if numbers else "000"
-        style = "" if numbers else ' style="visibility:hidden"'
         toc.append(f'<li><a href="#{_key(page)}">{html.escape(title)}</a><span class="pdf-toc-dots"></span>'
-                   f'<span{style}>{shown}</span></li>')
+                   f'<span class="pdf-toc-num">{number}</span></li>')
     cover = (f'<section class="pdf-cover"><h1>{html.escape(meta["title"])}</h1>'
              f'<p>{html.escape(meta["author"])}</p><p>PDF edition, printed {time.strftime("%Y-%m-%d")}'
              f'{" from " + html.escape(meta["url"]) if meta["url"] else ""}.</p>'
              '<p>Figures come from netlab\'s hardware registry; each is cited with its source and status. '
              'The labs run in Jupyter; their widgets appear here in their default setting.</p></section>')
-    body = "".join(_article(root, page, pages) for page, _, _ in order)
+    body = "" if overlay else "".join(_article(root, page, pages) for page, _, _ in order)
+    hide = ("<style>.pdf-book * { visibility: hidden; border-color: transparent !important; }"
+            " .pdf-book .pdf-toc-num { visibility: visible; } html, body { background: transparent !important; }</style>"
+            if overlay else "")
     return (f'<!DOCTYPE html><html lang="en" data-theme="light" data-mode="light"><head><meta charset="utf-8">'
             f'<title>{html.escape(meta["title"])}</title>{_stylesheets(root, order[0][0])}<style>{PRINT_CSS}</style>'
-            f'</head><body><main class="pdf-book">{cover}'
+            f'{hide}</head><body><main class="pdf-book">{cover}'
             f'<section class="pdf-page pdf-toc"><h1>Contents</h1><ol>{"".join(toc)}</ol></section>'
             f'{body}</main></body></html>')
 
@@ -178,7 +184,7 @@ def _start_pages(pdf_path: Path, order) -> dict[str, int]:
     return found
 
 
-async def _print(html_path: Path, pdf_path: Path) -> None:
+async def _print(html_path: Path, pdf_path: Path, footer: bool = True) -> None:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
@@ -190,13 +196,14 @@ async def _print(html_path: Path, pdf_path: Path) -> None:
         page = await context.new_page()
         await page.goto(html_path.as_uri(), wait_until="load", timeout=180_000)
         await page.evaluate("document.fonts.ready")
-        await page.pdf(path=str(pdf_path), format="A4", print_background=True, outline=True, tagged=True,
-                       display_header_footer=True, header_template="<div></div>", footer_template=FOOTER,
+        await page.pdf(path=str(pdf_path), format="A4", print_background=footer, outline=footer, tagged=footer,
+                       display_header_footer=footer, header_template="<div></div>", footer_template=FOOTER,
                        margin={"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"})
         await browser.close()
 
 
 def build(root: Path, out: Path, meta: dict | None = None) -> dict:
+    logging.getLogger("pypdf").setLevel(logging.ERROR)   # Chromium's trailer size: a harmless warning
     root, out = Path(root).resolve(), Path(out).resolve()
     order = page_order(root)
     meta = meta or {}
@@ -208,15 +215,21 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
         # the document sits in the site's root (a hidden file, removed after printing), so that the
         # site's stylesheets, fonts and images load by their relative paths
         html_path = root / ".netlab-print.html"
-        first = Path(tmp) / "first.pdf"
+        first, numbers_pdf = Path(tmp) / "first.pdf", Path(tmp) / "numbers.pdf"
         try:
             html_path.write_text(document(root, order, None, meta), encoding="utf-8")
             asyncio.run(_print(html_path, first))
             numbers = _start_pages(first, order)
-            html_path.write_text(document(root, order, numbers, meta), encoding="utf-8")
-            asyncio.run(_print(html_path, out))
+            html_path.write_text(document(root, order, numbers, meta, overlay=True), encoding="utf-8")
+            asyncio.run(_print(html_path, numbers_pdf, footer=False))
         finally:
             html_path.unlink(missing_ok=True)
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter(clone_from=str(first))
+        for i, overlay in enumerate(PdfReader(str(numbers_pdf)).pages):
+            writer.pages[i].merge_page(overlay)
+        writer.write(str(out))
     from pypdf import PdfReader
 
     n = len(PdfReader(str(out)).pages)

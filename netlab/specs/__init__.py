@@ -166,3 +166,38 @@ def table_markdown(prefix: str = "", cite: bool = True) -> str:
             description += f" *{s.note.replace('|', '/')}*"
         rows.append(f"| `{s.key}` | {shown} | {description} | {s.status} | {s.grade} | {source} | {s.date} |")
     return "\n".join(rows)
+
+
+def registry_page(parts: dict[str, dict[str, str]], cite: bool = True) -> str:
+    """The registry appendix as Markdown: an in-page contents, then one section per key prefix.
+
+    ``parts`` maps a part's title to ``{key prefix: section name}`` (``{"Scale-up": {"nvlink":
+    "NVLink"}}``); sections come in that order, each with an explicit target
+    (``registry-<prefix>``) that the contents links to. Each table has three columns (the
+    figure with its key; what it is, with its note; source, date, status and grade), narrow
+    enough to read on a phone. A prefix with no entries is left out; prefixes of the registry
+    that ``parts`` does not name are listed last, under "Other figures" (give them a name).
+    """
+    if not isinstance(parts, dict) or not all(isinstance(v, dict) for v in parts.values()):
+        raise TypeError("parts must map a part's title to {key prefix: section name}")
+    named = {prefix for names in parts.values() for prefix in names}
+    unnamed = sorted({s.key.split(".")[0] for s in all_specs()} - named)
+    if unnamed:
+        parts = {**parts, "Other figures": {p: f"Figures under {p}." for p in unnamed}}
+    contents, sections = [], []
+    for part, names in parts.items():
+        present = [(prefix, name, find(prefix + ".")) for prefix, name in names.items() if find(prefix + ".")]
+        if not present:
+            continue
+        links = ", ".join(f"{{ref}}`{name} ({len(entries)}) <registry-{prefix}>`" for prefix, name, entries in present)
+        contents.append(f"- **{part}**: {links}")
+        sections.append(f"## {part}")
+        for prefix, name, entries in present:
+            rows = ["| figure | what it is | source |", "|---|---|---|"]
+            for s in entries:
+                shown = (s.published or f"{s.value:g} {s.unit}").replace("|", "/")
+                what = s.description.replace("|", "/") + (f" *{s.note.replace('|', '/')}*" if s.note else "")
+                source = f"{{cite:p}}`{s.source}`" if cite else s.source
+                rows.append(f"| **{shown}** `{s.key}` | {what} | {source}, {s.date}; {s.status}, grade {s.grade} |")
+            sections.append(f"(registry-{prefix})=\n### {name}\n\n" + "\n".join(rows))
+    return "**In this appendix**\n\n" + "\n".join(contents) + "\n\n" + "\n\n".join(sections)

@@ -29,7 +29,7 @@ from tests.site.sitefiles import SiteServer, content_pages
 CHROMIUM = os.environ.get("NETLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CONCURRENCY = int(os.environ.get("NETLAB_BROWSER_PAGES", "3"))
+CONCURRENCY = int(os.environ.get("NETLAB_BROWSER_PAGES", "2"))  # 2 cores
 TIMEOUT_MS = 60_000
 SERIOUS = {"serious", "critical"}
 CATEGORIES = ("load", "figures", "math", "accessibility", "explorers", "exercises", "solutions", "dark")
@@ -530,3 +530,44 @@ async def _reader_layout(root: Path, page_path: str) -> list[str]:
 def reader_layout(root: Path, page_path: str) -> list[str]:
     """Navigation opens from its buttons at phone and tablet width; one search box; a readable search field."""
     return asyncio.run(_reader_layout(Path(root), page_path))
+
+
+PHONE_FIT = """() => {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width + 1) {
+    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+  }
+  const article = document.querySelector("article.bd-article") || document.body;
+  const room = article.getBoundingClientRect().width;
+  const wide = Array.from(article.querySelectorAll("table")).filter(t => t.getBoundingClientRect().width > room + 1);
+  if (wide.length) { problems.push(`${wide.length} table(s) wider than the reading column (${Math.round(room)} px)`); }
+  return problems;
+}"""
+
+
+async def _phone_fit(root: Path, pages: list[str]) -> list[str]:
+    from playwright.async_api import async_playwright
+
+    problems = []
+    profile = tempfile.mkdtemp(prefix="netlab-chromium-")
+    try:
+        with SiteServer(root) as server:
+            async with async_playwright() as pw:
+                context = await launch(pw, profile)
+                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
+                                    else r.abort("blockedbyclient"))
+                page = await context.new_page()
+                await page.set_viewport_size({"width": 390, "height": 844})
+                for path in pages:
+                    await page.goto(server.base_url + path, wait_until="load")
+                    problems += [f"{path} at 390 px: {p}" for p in await page.evaluate(PHONE_FIT)]
+                await context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    return problems
+
+
+def phone_fit(root: Path, pages: list[str]) -> list[str]:
+    """Pages that do not fit a 390 px phone: sideways scrolling, or tables wider than the column."""
+    return asyncio.run(_phone_fit(Path(root), pages))

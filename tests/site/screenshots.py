@@ -30,7 +30,7 @@ def _pick(root: Path) -> list[str]:
     labs = [p for p in pages if p.startswith("labs/")]
     reading = next((p for p in chapters if "<math" in (root / p).read_text(errors="replace")),
                    chapters[0] if chapters else pages[0])
-    lab = next((p for p in labs if "netlab-explorer" in (root / p).read_text(errors="replace")),
+    lab = next((p for p in labs if 'class="netlab-explorer"' in (root / p).read_text(errors="replace")),
                labs[0] if labs else pages[0])
     picked = [reading, lab]
     if "book/appendix-registry.html" in pages:
@@ -77,7 +77,7 @@ async def shoot(root: Path, out: Path, chosen: list[str]) -> list[Path]:
                             await save(f"{stem}-{width_name}-{scheme}-2")
             await page.emulate_media(color_scheme="light")
 
-            lab = next((p for p in chosen if "netlab-explorer" in (root / p).read_text(errors="replace")), None)
+            lab = next((p for p in chosen if 'class="netlab-explorer"' in (root / p).read_text(errors="replace")), None)
             if lab:
                 await page.set_viewport_size({"width": 1366, "height": 900})
                 await page.goto(server.base_url + lab, wait_until="load")

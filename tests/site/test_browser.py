@@ -75,3 +75,10 @@ def test_navigation_opens_on_phones_and_tablets(site_root, browser_required):
 
     page = next(p for p in content_pages(site_root) if p.startswith("book/ch0"))
     assert not (p := browser_checks.reader_layout(site_root, page)), "\n".join(p)
+
+
+def test_the_registry_reads_on_a_phone(site_root, browser_required):
+    """The hardware registry at 390 px: no sideways scrolling and no table wider than the column."""
+    from tests.site import browser_checks
+
+    assert not (p := browser_checks.phone_fit(site_root, ["book/appendix-registry.html"])), "\n".join(p)

@@ -71,3 +71,23 @@ def test_every_page_is_reachable(site_root):
     orphans = sorted(set(pages) - reached - {"genindex.html", "search.html"})
     assert not orphans, (f"pages no other page links to: {orphans} (left over from an older build? "
                          "rebuild from clean: make clean book)")
+
+
+def test_the_registry_has_readable_sections_and_contents(site_root):
+    """book/appendix-registry: sections named in words (not "Ibeth", "Ra", "Xgs"), each linked from an in-page contents."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site_root / "book" / "appendix-registry.html").read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article.bd-article")
+    # headings printed by a cell are rubrics (h3.rubric), written ones sections: either will do
+    headings = article.select("h3")
+    assert len(headings) >= 10, f"only {len(headings)} sections"
+    titles = [h.get_text(" ", strip=True).rstrip("#").strip() for h in headings]
+    assert not {"Ibeth", "Ra", "Xgs"} & set(titles), titles
+    linked = {a["href"].lstrip("#") for a in article.select('a[href^="#"]')}
+    def ids(h):
+        return {h.get("id"), (h.parent.get("id") if h.parent.name == "section" else None)} | {x.get("id") for x in h.select("[id]")}
+    unlinked = [t for h, t in zip(headings, titles) if not ids(h) & linked]
+    assert not unlinked, f"sections missing from the in-page contents: {unlinked}"
+    wide = [t for t in article.select("table") if len(t.select("thead th")) > 3]
+    assert not wide, f"{len(wide)} tables with more than three columns"
