@@ -3,11 +3,11 @@
 Two comparisons that need no simulator (chapter 4; the behaviour under contention is
 in :mod:`netlab.sim`):
 
-*Latency.* A small message crosses two adapters, ``s`` switches and ``s + 1`` cables.
+*Latency.* A small message crosses two adapters, ``n_sw`` switches and ``n_sw + 1`` cables.
 Each switch adds its port-to-port latency; a store-and-forward switch also waits for
 the whole packet (``links.path_time``)::
 
-    T = t_nic + s * t_switch + (s + 1) * t_cable + path serialization
+    T = t_nic + n_sw * t_switch + (n_sw + 1) * t_cable + path serialization
 
 Published switch latencies are weak (fact sheet B.2, B.5, J1, J2): InfiniBand figures
 are unconfirmed or conflicting (~100-330 ns), Ethernet figures secondary (250-300 ns
@@ -16,10 +16,10 @@ for low-latency chips, "< 1 µs" for a general datacenter switch). So
 :func:`small_message_latency` is evaluated at both ends (references
 ``linley-spectrum2``, ``briefly-tomahawk-ultra``, ``nvidia-connectx6-en-manual``).
 
-*Cost.* If the network is a share ``a`` of a premium cluster's cost and ``b`` of a
+*Cost.* If the network is a share ``c_p`` of a premium cluster's cost and ``c_b`` of a
 baseline one, and both buy the same GPUs, the premium cluster costs
-``(1 - b) / (1 - a)`` times as much; it pays for itself when its speed-up ``S`` reaches
-that ratio, and ``S * (1 - a) / (1 - b)`` is its performance per dollar relative to
+``(1 - c_b) / (1 - c_p)`` times as much; it pays for itself when its speed-up ``sigma``
+reaches that ratio, and ``sigma * (1 - c_p) / (1 - c_b)`` is its performance per dollar relative to
 the baseline (seed claims C6, C7).
 """
 

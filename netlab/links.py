@@ -8,16 +8,17 @@ Four delays make up the time to move bytes across a network:
 * queueing: waiting behind other packets (the simulator in ``netlab.sim``).
 
 The *alpha-beta* model folds them into two numbers, a fixed start-up cost alpha
-and a rate beta: ``T(n) = alpha + n / beta``. Small messages are latency-bound
-(alpha dominates), large ones bandwidth-bound; the two terms are equal at
-``n_half = alpha * beta`` bytes, where the achieved rate is half of beta.
+and a rate beta in bytes per second (``bandwidth_bps / 8``): ``T(S) = alpha + S / beta``
+for ``S`` bytes. Small messages are latency-bound (alpha dominates), large ones
+bandwidth-bound; the two terms are equal at ``S_1/2 = alpha * beta`` bytes, where the
+achieved rate is half of beta.
 
 A message cut into packets crosses ``hops`` store-and-forward links in a pipeline:
 the first packet pays every hop, the rest follow one serialization apart::
 
-    T = hops * latency_per_hop + (hops - 1) * packet / B + message / B
+    T = hops * latency_per_hop + (hops - 1) * 8 * packet / B + 8 * message / B   (bytes, B in bit/s)
 
-The *bandwidth-delay product* ``B * RTT`` is the data in flight on a path: a
+The *bandwidth-delay product* ``B * RTT`` (bits; ``B * RTT / 8`` bytes) is the data in flight on a path: a
 sender needs a window at least that large to keep the link busy.
 
 All bandwidths here are one-way (one direction of a link).

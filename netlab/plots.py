@@ -2,11 +2,14 @@
 
 Every figure in the book comes from a function here or from a chapter's
 ``plot_*`` helper that starts with :func:`figure`, so that a technology keeps its
-colour from chapter to chapter (InfiniBand is always the same blue) and figures
-stay readable on the site's light and dark themes (opaque white background).
+colour from chapter to chapter (InfiniBand is always the same blue).
 
-The palette is Okabe and Ito's, which stays distinguishable for the common forms
-of colour blindness.
+The palette starts from Okabe and Ito's colour-blind-safe hues, darkened or
+lightened where needed so that every colour has at least 3:1 contrast (WCAG's
+minimum for graphics) against both the site's light background (white) and its
+dark one (:data:`DARK_BACKGROUND`): one palette serves both themes, and only the
+neutrals (text, axes, background) switch. :func:`figure_to_svg` writes a figure
+as a small SVG whose neutrals follow the reader's colour scheme.
 """
 
 from __future__ import annotations
@@ -15,19 +18,24 @@ import base64
 from collections.abc import Sequence
 import html
 import io
+import re
 
 import matplotlib
 import matplotlib.figure
 
-# Okabe-Ito colour-blind-safe palette.
-# The Okabe-Ito colour-blind-safe palette, with its four light colours darkened (same hue and
-# saturation, lower lightness) to at least 3:1 contrast against the white figure background, the
-# WCAG minimum for graphics: figures are opaque white PNGs in light and dark mode alike. The
-# originals were orange #E69F00 (2.25:1), sky #56B4E9 (2.31:1), yellow #F0E442 (1.32:1), purple
-# #CC79A7 (3.06:1).
+#: The two page backgrounds every colour must stand out from (the book theme's light and dark).
+LIGHT_BACKGROUND = "#ffffff"
+DARK_BACKGROUND = "#14181e"
+#: Text and axes colour in each theme (both above 4.5:1 against their background).
+LIGHT_FOREGROUND = "#1a1a1a"
+DARK_FOREGROUND = "#e6e6e6"
+
+# Okabe-Ito hues, adjusted for 3:1 against both backgrounds: the original orange (#E69F00,
+# 2.25:1 on white), sky blue (#56B4E9, 2.31:1) and yellow (#F0E442, 1.32:1) are too light for a
+# white page, black is invisible on a dark one. Measured ratios are in tests/test_plots.py.
 OKABE_ITO = {
-    "black": "#000000", "orange": "#BB8100", "sky": "#1C95D9", "green": "#009E73",
-    "yellow": "#9A900C", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#C870A1",
+    "black": "#000000", "orange": "#C27A00", "sky": "#2E90D0", "green": "#009E73",
+    "yellow": "#8F8A00", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#C46B9A",
     "grey": "#7F7F7F",
 }
 
@@ -43,7 +51,7 @@ TECH_COLORS = {
     "gpudirect": OKABE_ITO["green"],
     "optics": OKABE_ITO["sky"],
     "cpo": OKABE_ITO["green"],
-    "compute": OKABE_ITO["black"],
+    "compute": "#6B6B6B",
 }
 
 # Categorical cycle for series that are not a technology.
@@ -87,7 +95,8 @@ class Figure(matplotlib.figure.Figure):
         return buffer.getvalue()
 
     def _repr_html_(self) -> str | None:
-        """An ``<img>`` with :attr:`alt` as its alternative text, or None (plain PNG) when unset.
+        """An ``<img>`` (a themed SVG, see :func:`figure_to_svg`) with :attr:`alt` as its
+        alternative text, or None (plain PNG) when unset.
 
         The book ranks ``text/html`` before images, so a described figure keeps its
         description on the site; without one, myst-nb would use the file name as alt text.
@@ -95,8 +104,8 @@ class Figure(matplotlib.figure.Figure):
         alt = self.alt or self.described()
         if not alt:
             return None
-        data = base64.b64encode(self._repr_png_()).decode("ascii")
-        return f'<img class="netlab-figure" src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+        return (f'<img class="netlab-figure dark-light" src="{html.escape(svg_data_uri(figure_to_svg(self)))}" '
+                f'alt="{html.escape(alt)}">')
 
     def described(self) -> str:
         """A description read off the figure when no :attr:`alt` was set: its titles and axis labels
@@ -117,6 +126,61 @@ class Figure(matplotlib.figure.Figure):
                 sentence += f" against {x}"
             parts.append(sentence.strip().rstrip(".") + ".")
         return " ".join(parts)
+
+
+# --- SVG output -----------------------------------------------------------------------------
+#: Marker of the dark-theme block inside every SVG netlab writes; the explorer script rewrites it
+#: to follow the site's theme switch (an SVG shown by an ``<img>`` sees only the system setting).
+DARK_MEDIA = "@media (prefers-color-scheme:dark)"
+SVG_THEME = (f"<style>svg{{--fg:{LIGHT_FOREGROUND};--bg:{LIGHT_BACKGROUND}}}"
+             f"{DARK_MEDIA}{{svg{{--fg:{DARK_FOREGROUND};--bg:{DARK_BACKGROUND}}}}}"
+             "text{fill:var(--fg);font-family:'DejaVu Sans',Verdana,Arial,sans-serif}</style>")
+_SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "netlab", "svg.id": None}
+
+
+def figure_to_svg(fig, decimals: int = 1) -> str:
+    """A matplotlib figure as a compact SVG whose neutrals follow the reader's colour scheme.
+
+    Text stays text (smaller than glyph outlines, and sharp at any size); coordinates keep
+    ``decimals`` decimals of a point; comments, metadata and unreferenced ids are dropped.
+    Black (text, axes) and white (background) become the CSS variables ``--fg`` and ``--bg``,
+    set for a light page and, under ``prefers-color-scheme: dark``, for a dark one
+    (:data:`DARK_MEDIA`); the technology colours pass 3:1 on both, so they stay as they are.
+    The figure paints its own background, so it stays legible on a page of the other theme.
+    """
+    decimals = int(decimals)
+    if not 0 <= decimals <= 4:
+        raise ValueError(f"decimals must be between 0 and 4, got {decimals}")
+    buffer = io.StringIO()
+    with matplotlib.rc_context({k: v for k, v in _SVG_RC.items() if k in matplotlib.rcParams}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None,
+                                                    "Type": None})
+    svg = buffer.getvalue()
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>|<!--.*?-->", "", svg, flags=re.S)
+    svg = re.sub(r"(\d+\.\d{%d})\d+" % decimals if decimals else r"(\d+)\.\d+", r"\1", svg)
+    svg = re.sub(r"\s*\n\s*", " ", svg)
+    svg = re.sub(r">\s+<", "><", svg)
+    svg = re.sub(r"\s+(\"|/>)", r"\1", svg)
+    used = set(re.findall(r"#([A-Za-z_][\w.-]*)\)", svg)) | set(re.findall(r'href="#([^"]+)"', svg))
+    svg = re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)
+    svg = re.sub(r"; font-family: [^;\"]*|font-family: [^;\"]*; ", "", svg)
+    svg = re.sub(r"#000000\b", "var(--fg)", svg)
+    svg = re.sub(r"#ffffff\b", "var(--bg)", svg)
+    svg = re.sub(r"<g>(<g>)*</g>|<defs></defs>", "", svg)
+    svg = svg.strip()
+    head_end = svg.index(">") + 1
+    return svg[:head_end] + SVG_THEME + svg[head_end:]
+
+
+_URI_SAFE = " !$&'()*+,-./:;=?@_~<>[]{}|^`\""
+
+
+def svg_data_uri(svg: str) -> str:
+    """An SVG as a ``data:`` URI, percent-encoding only what must be (text compresses well)."""
+    from urllib.parse import quote
+
+    return "data:image/svg+xml;charset=utf-8," + quote(svg, safe=_URI_SAFE)
 
 
 def color(name: str) -> str:

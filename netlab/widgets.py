@@ -18,6 +18,12 @@ discrete for exactly this reason: the live and static forms show the same grid.
     >>> ex.n_frames
     6
 
+In Jupyter every setting is drawn once and kept: the default at once, the others in a
+background thread (nearest settings first, with a progress line), so moving a control
+swaps a ready picture instead of redrawing the figure. On the site the frames are
+compact SVGs (sharp at any width, following the light or dark theme) whose common
+pieces (axes, ticks, legends) are stored once per explorer.
+
 The explorer decides what to show through ``_repr_mimebundle_``: it offers the
 live widget view and, when ``NETLAB_STATIC_WIDGETS=1`` is set (as ``make book``
 and the notebook tests do), the static HTML form. The book ranks the HTML form
@@ -35,14 +41,29 @@ import io
 import itertools
 import json
 import os
-from collections.abc import Callable, Sequence
+import re
+import threading
+from collections.abc import Callable, Mapping, Sequence
 import uuid
 
 from netlab import validate
 
 STATIC_ENV = "NETLAB_STATIC_WIDGETS"
 MAX_FRAMES = 64        # keeps page weight and build time bounded
-FRAME_DPI = 72         # PNG resolution of precomputed frames (a 6.4 in figure -> 461 px)
+FRAME_DPI = 72         # resolution of figure_to_png_data_uri's PNGs (site frames are SVG)
+LIVE_DPI = 100         # resolution of the live form's PNGs
+KINDS = ("slider", "select")
+#: How code names that labs pass as control values are shown when no ``fmt`` is given (anything
+#: else shows as is, underscores as spaces): the flow-control modes of chapter 4's simulator,
+#: the load-balancing schemes of chapter 5, the optics options of chapter 9.
+DISPLAY_NAMES = {
+    "lossy": "drop (lossy Ethernet)", "pfc": "pause (PFC)", "credits": "credits (InfiniBand)",
+    "ecmp": "ECMP (per flow)", "spray": "packet spraying", "adaptive": "adaptive routing",
+    "telemetry": "telemetry-guided",
+    "dsp_pluggable": "DSP pluggable", "lpo": "linear pluggable (LPO)", "cpo": "co-packaged (CPO)",
+}
+# matplotlib's text machinery (font caches) is not thread-safe: every render holds this lock.
+_RENDER_LOCK = threading.RLock()
 
 
 @dataclass(frozen=True)
@@ -53,18 +74,24 @@ class Control:
     values: tuple
     labels: tuple[str, ...]
     default_index: int
+    kind: str = "slider"
 
     @property
     def default(self):
         return self.values[self.default_index]
 
 
-def choice(label: str, values: Sequence, default=None, fmt: str | Callable | None = None) -> Control:
+def choice(label: str, values: Sequence, default=None, fmt: str | Callable | Mapping | None = None,
+           kind: str | None = None) -> Control:
     """A control taking one of ``values`` (numbers or strings), shown with ``fmt``.
 
-    ``fmt`` is a format string (``"{:g} Gb/s"``) or a function of the value; the
-    default shows the value as is. ``default`` must be one of ``values`` (the
-    first one if omitted).
+    ``fmt`` is a format string (``"{:g} Gb/s"``), a function of the value, or a mapping
+    from value to display name (``{"pfc": "PFC (lossless Ethernet)"}``; values it does
+    not name show as they are); the default shows numbers as they are and code names as
+    :data:`DISPLAY_NAMES` says (``"pfc"`` -> ``"pause (PFC)"``), underscores as spaces. ``default`` must be
+    one of ``values`` (the first one if omitted). ``kind`` is ``"slider"`` (ordered
+    values) or ``"select"`` (a list of named choices); by default numbers get a slider
+    and anything else a select.
     """
     if not isinstance(label, str) or not label:
         raise ValueError(f"label must be a non-empty string, got {label!r}")
@@ -79,14 +106,24 @@ def choice(label: str, values: Sequence, default=None, fmt: str | Callable | Non
         validate.choice("default", default, values)
         default_index = values.index(default)
     if fmt is None:
-        labels = tuple(str(v) for v in values)
+        labels = tuple(DISPLAY_NAMES.get(v, v.replace("_", " ")) if isinstance(v, str) else str(v)
+                       for v in values)
     elif isinstance(fmt, str):
         labels = tuple(fmt.format(v) for v in values)
+    elif isinstance(fmt, Mapping):
+        unknown = [k for k in fmt if k not in values]
+        if unknown:
+            raise ValueError(f"fmt names {unknown}, which are not among values {list(values)}")
+        labels = tuple(str(fmt.get(v, v)) for v in values)
     elif callable(fmt):
         labels = tuple(str(fmt(v)) for v in values)
     else:
-        raise TypeError(f"fmt must be a format string or a function, got {type(fmt).__name__}")
-    return Control(label=label, values=values, labels=labels, default_index=default_index)
+        raise TypeError(f"fmt must be a format string, a mapping or a function, got {type(fmt).__name__}")
+    if kind is None:
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+        kind = "slider" if numeric else "select"
+    validate.choice("kind", kind, KINDS)
+    return Control(label=label, values=values, labels=labels, default_index=default_index, kind=kind)
 
 
 def static_enabled() -> bool:
@@ -153,6 +190,7 @@ class Explorer:
         self.alt = alt
         self.title = title
         self.n_frames = n_frames
+        self._live_cache: dict[tuple, tuple[bytes, str]] = {}   # indices -> (PNG, readout)
 
     # --- shared ---------------------------------------------------------------------
     def _values(self, indices: Sequence[int]) -> dict:
@@ -172,9 +210,17 @@ class Explorer:
             if name not in values:
                 values[name] = control.default
             validate.choice(name, values[name], control.values)
-        fig = self.draw(**values)
-        text = self.readout(**values) if self.readout else ""
+        with _RENDER_LOCK:
+            fig = self.draw(**values)
+            text = self.readout(**values) if self.readout else ""
         return fig, text
+
+    def keys(self) -> list[tuple[int, ...]]:
+        """Every setting of the grid, as a tuple of control indices."""
+        return list(itertools.product(*[range(len(c.values)) for c in self.controls.values()]))
+
+    def default_key(self) -> tuple[int, ...]:
+        return tuple(c.default_index for c in self.controls.values())
 
     def __repr__(self) -> str:
         names = ", ".join(f"{n}: {len(c.values)} values" for n, c in self.controls.items())
@@ -182,24 +228,46 @@ class Explorer:
 
     # --- kernel-free form -------------------------------------------------------------
     def frames(self) -> dict[str, dict]:
-        """Every frame, keyed ``"i-j-..."`` by control indices: ``{"src", "alt", "readout"}``."""
+        """Every frame, keyed ``"i-j-..."`` by control indices: ``{"svg", "alt", "readout"}``."""
+        from netlab import plots
+
         out = {}
-        ranges = [range(len(c.values)) for c in self.controls.values()]
-        for indices in itertools.product(*ranges):
+        for indices in self.keys():
             values = self._values(indices)
             fig, text = self.render(**values)
-            out["-".join(map(str, indices))] = {
-                "src": figure_to_png_data_uri(fig),
-                "alt": self._alt_text(values),
-                "readout": text,
-            }
+            with _RENDER_LOCK:
+                svg = plots.figure_to_svg(fig)
+            out["-".join(map(str, indices))] = {"svg": svg, "alt": self._alt_text(values), "readout": text}
         return out
 
     def static_html(self) -> str:
-        """The kernel-free form: controls, the default frame, and all frames as JSON."""
+        """The kernel-free form: controls, the default frame, and all frames as JSON.
+
+        Frames are SVGs cut after every ``</g>``; identical pieces (axes, ticks, legends
+        that do not change with the controls) are stored once in a shared list, and a
+        frame is a list of ``[first piece, count]`` runs into it.
+        """
+        from netlab import plots
+
         frames = self.frames()
+        pieces: list[str] = []
+        index: dict[str, int] = {}
+        table = {}
+        for key, frame in frames.items():
+            runs: list[int] = []
+            for piece in re.split(r"(?<=</g>)", frame["svg"]):
+                if not piece:
+                    continue
+                k = index.setdefault(piece, len(pieces))
+                if k == len(pieces):
+                    pieces.append(piece)
+                if runs and runs[-2] + runs[-1] == k:
+                    runs[-1] += 1
+                else:
+                    runs += [k, 1]
+            table[key] = {"parts": runs, "alt": frame["alt"], "readout": frame["readout"]}
         uid = "nlx-" + uuid.uuid4().hex[:8]
-        default_key = "-".join(str(c.default_index) for c in self.controls.values())
+        default_key = "-".join(map(str, self.default_key()))
         first = frames[default_key]
         parts = [f'<div class="netlab-explorer" id="{uid}" data-default="{default_key}">']
         if self.title:
@@ -207,52 +275,129 @@ class Explorer:
         parts.append('<div class="netlab-explorer-controls">')
         for k, (name, c) in enumerate(self.controls.items()):
             cid = f"{uid}-c{k}"
-            labels_json = html.escape(json.dumps(list(c.labels)))
-            parts.append(
-                f'<label for="{cid}">{html.escape(c.label)}</label> '
-                f'<input type="range" id="{cid}" class="netlab-explorer-input" data-index="{k}" '
-                f'min="0" max="{len(c.values) - 1}" step="1" value="{c.default_index}" '
-                f'data-labels="{labels_json}" aria-valuetext="{html.escape(c.labels[c.default_index])}"> '
-                f'<output for="{cid}" class="netlab-explorer-value">{html.escape(c.labels[c.default_index])}</output><br>')
+            shown = html.escape(c.labels[c.default_index])
+            common = (f'id="{cid}" class="netlab-explorer-input" data-index="{k}" data-count="{len(c.values)}" '
+                      f'data-labels="{html.escape(json.dumps(list(c.labels)))}"')
+            if c.kind == "select":
+                options = "".join(f'<option value="{i}"{" selected" if i == c.default_index else ""}>'
+                                  f'{html.escape(text)}</option>' for i, text in enumerate(c.labels))
+                parts.append(f'<label for="{cid}">{html.escape(c.label)}</label> <select {common}>{options}</select> '
+                             f'<output for="{cid}" class="netlab-explorer-value" hidden>{shown}</output><br>')
+            else:
+                parts.append(
+                    f'<label for="{cid}">{html.escape(c.label)}</label> '
+                    f'<input type="range" {common} min="0" max="{len(c.values) - 1}" step="1" '
+                    f'value="{c.default_index}" aria-valuetext="{shown}"> '
+                    f'<output for="{cid}" class="netlab-explorer-value">{shown}</output><br>')
         parts.append("</div>")
-        parts.append(f'<img class="netlab-explorer-frame" src="{first["src"]}" alt="{html.escape(first["alt"])}">')
+        parts.append(f'<img class="netlab-explorer-frame dark-light" src="{html.escape(plots.svg_data_uri(first["svg"]))}" '
+                     f'alt="{html.escape(first["alt"])}">')
         parts.append(f'<p class="netlab-explorer-readout" aria-live="polite">{html.escape(first["readout"])}</p>')
-        parts.append(f'<script type="application/json" class="netlab-explorer-frames">{json.dumps(frames)}</script>')
+        for cls, data in (("netlab-explorer-pieces", pieces), ("netlab-explorer-frames", table)):
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+            parts.append(f'<script type="application/json" class="{cls}">{text}</script>')
         parts.append('<p class="netlab-explorer-note">Precomputed frames: move a control to switch. '
                      'Run the notebook for the live version.</p>')
         parts.append("</div>")
         return "\n".join(parts)
 
     # --- live form ----------------------------------------------------------------------
-    def live(self):
-        """The ipywidgets form: a slider or dropdown per control, redrawing on change."""
-        import ipywidgets as ipw
-        from IPython.display import Image, display
+    def live_frame(self, key: Sequence[int]) -> tuple[bytes, str]:
+        """One setting as the live form shows it, ``(PNG bytes, readout)``, drawn once and kept."""
+        key = tuple(key)
+        hit = self._live_cache.get(key)
+        if hit is None:
+            fig, text = self.render(**self._values(key))
+            with _RENDER_LOCK:
+                hit = (_png_bytes(fig, LIVE_DPI), text)
+            self._live_cache[key] = hit
+        return hit
 
+    def prefetch_order(self, key: Sequence[int]) -> list[tuple[int, ...]]:
+        """Every setting not drawn yet, nearest to ``key`` first (fewest control steps away)."""
+        key = tuple(key)
+        todo = [k for k in self.keys() if k not in self._live_cache]
+        return sorted(todo, key=lambda k: sum(abs(a - b) for a, b in zip(k, key)))
+
+    def live(self, prefetch: bool | None = None):
+        """The ipywidgets form: a slider, select or buttons per control, over cached frames.
+
+        The default setting is drawn at once; with ``prefetch`` (default: unless
+        ``NETLAB_STATIC_WIDGETS=1``, as in the book build) a background thread draws the
+        other settings, nearest first, and a line under the figure counts them. Moving a
+        control to a drawn setting swaps the picture at once; to one not drawn yet, it is
+        drawn next and the line says so.
+        """
+        import ipywidgets as ipw
+
+        if prefetch is None:
+            prefetch = not static_enabled()
         inputs = {}
         for name, c in self.controls.items():
             options = list(zip(c.labels, c.values))
-            widget_cls = ipw.SelectionSlider if all(isinstance(v, (int, float)) for v in c.values) else ipw.Dropdown
-            inputs[name] = widget_cls(options=options, value=c.default, description=c.label,
-                                      style={"description_width": "initial"},
-                                      layout=ipw.Layout(width="min(100%, 32rem)"))
-        output = ipw.Output()
+            common = dict(options=options, value=c.default, description=c.label,
+                          style={"description_width": "initial"})
+            if c.kind == "slider":
+                inputs[name] = ipw.SelectionSlider(layout=ipw.Layout(width="min(100%, 32rem)"), **common)
+            elif len(c.values) <= 4:
+                inputs[name] = ipw.ToggleButtons(**common)
+            else:
+                inputs[name] = ipw.Dropdown(layout=ipw.Layout(width="min(100%, 32rem)"), **common)
+        image = ipw.Image(format="png", layout=ipw.Layout(width="100%", max_width="60rem", height="auto"))
         readout = ipw.HTML()
+        status = ipw.HTML()
+        wanted = {"key": self.default_key()}
+        thread = threading.Thread(target=lambda: worker(), name=f"netlab-explorer-{id(self):x}", daemon=True)
+
+        def current_key():
+            return tuple(c.values.index(inputs[n].value) for n, c in self.controls.items())
+
+        def show(key, frame):
+            image.value, readout.value = frame[0], html.escape(frame[1])
+
+        def progress():
+            done = sum(1 for k in self.keys() if k in self._live_cache)
+            status.value = "" if done == self.n_frames else f"<small>Drawing the other settings: {done} of {self.n_frames} ready.</small>"
 
         def update(_change=None):
-            fig, text = self.render(**{n: w.value for n, w in inputs.items()})
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=100, facecolor="white")
-            with output:
-                output.clear_output(wait=True)
-                display(Image(data=buffer.getvalue(), format="png"))
-            readout.value = html.escape(text)
+            key = current_key()
+            wanted["key"] = key
+            hit = self._live_cache.get(key)
+            if hit is not None:
+                show(key, hit)
+                progress()
+            elif thread.is_alive():
+                status.value = "<small>Drawing this setting (it is next)...</small>"
+            else:
+                show(key, self.live_frame(key))
+
+        def worker():
+            while True:
+                todo = self.prefetch_order(wanted["key"])
+                if not todo:
+                    progress()
+                    return
+                key = todo[0]
+                try:
+                    frame = self.live_frame(key)
+                except Exception as exc:  # shown, not swallowed: the reader sees why a setting is missing
+                    status.value = html.escape(f"Could not draw this setting: {type(exc).__name__}: {exc}")
+                    return
+                if key == wanted["key"]:
+                    show(key, frame)
+                progress()
 
         for widget in inputs.values():
             widget.observe(update, names="value")
-        update()
+        show(self.default_key(), self.live_frame(self.default_key()))
+        if prefetch and self.n_frames > 1:
+            progress()
+            thread.start()
         children = ([ipw.HTML(f"<strong>{html.escape(self.title)}</strong>")] if self.title else [])
-        return ipw.VBox(children + list(inputs.values()) + [output, readout])
+        box = ipw.VBox(children + list(inputs.values()) + [image, readout, status])
+        box.netlab_update = update      # for tests and benchmarks: the handler a control change runs
+        box.netlab_inputs = inputs
+        return box
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = {"text/plain": repr(self)}
@@ -266,3 +411,18 @@ class Explorer:
             return bundle
         bundle.update({k: v for k, v in view._repr_mimebundle_().items() if k != "text/plain"})
         return bundle
+
+
+def _png_bytes(fig, dpi: int) -> bytes:
+    """A figure as PNG, with fast compression (the live form encodes many, and sends them locally)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(dpi)
+    canvas.draw()
+    width, height = canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()

@@ -24,15 +24,111 @@ def test_frame_grid_is_the_product_of_controls():
     frames = ex.frames()
     assert ex.n_frames == 6 and sorted(frames) == ["0-0", "0-1", "1-0", "1-1", "2-0", "2-1"]
     assert frames["1-1"]["readout"] == "a=2 b=y"
-    assert len({f["src"] for f in frames.values()}) == 6   # every frame is a different picture
+    assert len({f["svg"] for f in frames.values()}) == 6   # every frame is a different picture
+    assert all(f["svg"].startswith("<svg") for f in frames.values())
+
+
+def _static_parts(html):
+    pieces = json.loads(re.search(r'class="netlab-explorer-pieces">(.*?)</script>', html, re.S).group(1))
+    data = json.loads(re.search(r'class="netlab-explorer-frames">(.*?)</script>', html, re.S).group(1))
+    return pieces, data
+
+
+def _rebuild(pieces, frame):
+    """What netlab-explorer.js does: join the runs of shared pieces."""
+    runs = frame["parts"]
+    return "".join(pieces[i] for r in range(0, len(runs), 2) for i in range(runs[r], runs[r] + runs[r + 1]))
 
 
 def test_static_html_embeds_controls_and_frames():
-    html = _explorer().static_html()
-    assert html.count('type="range"') == 2
-    data = json.loads(re.search(r'class="netlab-explorer-frames">(.*?)</script>', html, re.S).group(1))
+    ex = _explorer()
+    html = ex.static_html()
+    assert html.count('type="range"') == 1 and html.count("<select") == 1   # numbers slide, names are chosen
+    pieces, data = _static_parts(html)
     assert len(data) == 6
-    assert 'alt="' in html
+    assert 'alt="' in html and 'src="data:image/svg+xml' in html
+
+
+def _draw_fixed_axes(a, b):
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [0, 10 * a + (0 if b == "x" else 1)])
+    ax.set_ylim(0, 40)
+    ax.set_title("fixed axes")
+    return fig
+
+
+def test_shared_pieces_rebuild_every_frame_exactly():
+    ex = widgets.Explorer(_draw_fixed_axes, {"a": widgets.choice("A", [1, 2, 3]), "b": widgets.choice("B", ["x", "y"])})
+    frames = ex.frames()
+    pieces, data = _static_parts(ex.static_html())
+    for key, frame in frames.items():
+        assert _rebuild(pieces, data[key]) == frame["svg"], key
+    # the axes, ticks and background are the same in every frame: stored once, so the
+    # pieces weigh far less than six whole frames
+    assert sum(map(len, pieces)) < 0.3 * sum(len(f["svg"]) for f in frames.values())
+
+
+def test_display_names_and_kinds():
+    c = widgets.choice("Flow control", ["lossy", "pfc"], fmt={"pfc": "PFC (lossless)"})
+    assert c.labels == ("lossy", "PFC (lossless)") and c.kind == "select"
+    assert widgets.choice("Rate", [100, 400]).kind == "slider"
+    assert widgets.choice("Rate", [100, 400], kind="select").kind == "select"
+    with pytest.raises(ValueError, match="kind"):
+        widgets.choice("Rate", [100, 400], kind="knob")
+    with pytest.raises(ValueError, match="fmt"):
+        widgets.choice("Flow control", ["lossy"], fmt={"credits": "Credits"})
+    html = widgets.Explorer(lambda mode: _draw(1, "x"), {"mode": c}).static_html()
+    assert '<option value="1">PFC (lossless)</option>' in html
+
+
+def test_code_names_get_display_names_by_default():
+    from netlab.sim import scenarios
+    from netlab import optics
+
+    c = widgets.choice("Flow control", list(scenarios.MODES))
+    assert c.labels == ("drop (lossy Ethernet)", "pause (PFC)", "credits (InfiniBand)")
+    assert widgets.choice("Optics", list(optics.OPTIONS)).labels == tuple(optics.OPTION_NAMES[o] for o in optics.OPTIONS)
+    assert widgets.choice("Model", ["llama3_70b", "x"]).labels == ("llama3 70b", "x")
+
+
+def test_live_form_answers_from_its_cache():
+    """Moving a control to a drawn setting must not draw again: the picture is swapped."""
+    calls = []
+
+    def draw(a, b):
+        calls.append((a, b))
+        return _draw(a, b)
+
+    ex = widgets.Explorer(draw, {"a": widgets.choice("A", [1, 2, 3]), "b": widgets.choice("B", ["x", "y"])})
+    view = ex.live(prefetch=False)
+    assert calls == [(1, "x")]
+    image = [w for w in view.children if type(w).__name__ == "Image"][0]
+    first = image.value
+    view.netlab_inputs["a"].value = 2
+    assert calls[-1] == (2, "x") and image.value != first
+    view.netlab_inputs["a"].value = 1
+    assert len(calls) == 2 and image.value == first      # back to a drawn setting: no new drawing
+
+
+def test_live_form_prefetches_every_setting_in_the_background():
+    import time
+
+    ex = _explorer()
+    view = ex.live(prefetch=True)
+    deadline = time.monotonic() + 60
+    while len(ex._live_cache) < ex.n_frames and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(ex._live_cache) == ex.n_frames
+    status = view.children[-1]
+    time.sleep(0.2)
+    assert status.value == ""                              # the progress line is gone when all are ready
+    assert ex.prefetch_order((0, 0)) == []
+
+
+def test_prefetch_order_starts_next_to_the_current_setting():
+    ex = _explorer()
+    order = ex.prefetch_order((2, 1))
+    assert order[0] == (2, 1) and set(order[1:3]) == {(1, 1), (2, 0)} and order[-1] == (0, 0)
 
 
 def test_mimebundle_has_static_form_only_when_asked(monkeypatch):

@@ -209,7 +209,7 @@ async def _check_explorers(page, report: PageReport) -> None:
         root = explorers.nth(k)
         name = await root.get_attribute("id") or f"explorer {k + 1}"
         img = root.locator("img.netlab-explorer-frame")
-        inputs = root.locator("input.netlab-explorer-input")
+        inputs = root.locator(".netlab-explorer-input")
         if await img.count() != 1:
             report.add("explorers", f"{name}: no frame image")
             continue
@@ -222,8 +222,10 @@ async def _check_explorers(page, report: PageReport) -> None:
         for i in range(n_inputs):
             control = inputs.nth(i)
             label = await root.locator(f'label[for="{await control.get_attribute("id")}"]').text_content() or f"control {i + 1}"
-            value, high = int(await control.input_value()), int(await control.get_attribute("max"))
-            if high == int(await control.get_attribute("min")):
+            value, high = int(await control.input_value()), int(await control.get_attribute("data-count") or 0) - 1
+            if high < 0:
+                high = int(await control.get_attribute("max"))
+            if high == 0:
                 continue  # a single-valued control cannot move
             before_src = await img.get_attribute("src")
             before_out = await root.locator("output").nth(i).text_content() if await root.locator("output").count() > i else None

@@ -5,7 +5,7 @@
   uses (followed through ``@import``);
 - every internal link, resource and ``#anchor`` resolves to a file and an id;
 - every image has alternative text (not a file name);
-- every kernel-free explorer carries a complete grid of frames, each a PNG with
+- every kernel-free explorer carries a complete grid of frames, each a PNG or SVG with
   alternative text.
 """
 
@@ -182,7 +182,8 @@ def images_without_alt(root: Path, page_path: str) -> list[str]:
 
 
 def explorer_problems(root: Path, page_path: str) -> list[str]:
-    """Every explorer must carry one PNG frame (with alt text) per combination of its controls."""
+    """Every explorer must carry one frame (a PNG, or an SVG from its shared pieces, with alt text)
+    per combination of its controls."""
     text = (Path(root) / page_path).read_text(encoding="utf-8", errors="replace")
     if "netlab-explorer" not in text:
         return []
@@ -192,8 +193,10 @@ def explorer_problems(root: Path, page_path: str) -> list[str]:
     soup = BeautifulSoup(text, "html.parser")
     for k, root_el in enumerate(soup.select("div.netlab-explorer")):
         name = root_el.get("id") or f"explorer {k + 1}"
-        inputs = root_el.select("input.netlab-explorer-input")
+        inputs = root_el.select(".netlab-explorer-input")
         data = root_el.select_one("script.netlab-explorer-frames")
+        pieces_el = root_el.select_one("script.netlab-explorer-pieces")
+        pieces = json.loads(pieces_el.string or "[]") if pieces_el is not None else []
         if not inputs:
             problems.append(f"{name}: no controls")
             continue
@@ -205,7 +208,8 @@ def explorer_problems(root: Path, page_path: str) -> list[str]:
         except json.JSONDecodeError as exc:
             problems.append(f"{name}: frames are not valid JSON ({exc})")
             continue
-        ranges = [range(int(i.get("min", 0)), int(i.get("max", 0)) + 1) for i in inputs]
+        ranges = [range(int(i["data-count"])) if i.get("data-count") else range(int(i.get("min", 0)), int(i.get("max", 0)) + 1)
+                  for i in inputs]
         expected = {"-".join(map(str, key)) for key in itertools.product(*ranges)}
         missing = sorted(expected - set(frames))
         if missing:
@@ -214,6 +218,18 @@ def explorer_problems(root: Path, page_path: str) -> list[str]:
             problems.append(f"{name}: its default frame {root_el.get('data-default')!r} is missing")
         for key, frame in frames.items():
             src = frame.get("src", "") if isinstance(frame, dict) else ""
+            if isinstance(frame, dict) and "parts" in frame:
+                runs = frame["parts"]
+                try:
+                    svg = "".join(pieces[i] for r in range(0, len(runs), 2) for i in range(runs[r], runs[r] + runs[r + 1]))
+                except (IndexError, TypeError):
+                    problems.append(f"{name}: frame {key} refers to pieces it does not carry")
+                    continue
+                if not (svg.startswith("<svg") and svg.endswith("</svg>")):
+                    problems.append(f"{name}: frame {key} is not a whole SVG")
+                if not str(frame.get("alt", "")).strip():
+                    problems.append(f"{name}: frame {key} has no alternative text")
+                continue
             if not src.startswith("data:image/png;base64,"):
                 problems.append(f"{name}: frame {key} is not an embedded PNG")
                 continue

@@ -1,0 +1,73 @@
+"""The palette passes WCAG's 3:1 for graphics on both site themes; SVG output follows the theme."""
+
+import re
+
+import pytest
+
+from netlab import plots
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (independent of netlab's code)."""
+    h = hex_colour.lstrip("#")
+    channels = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_formula_against_known_values():
+    assert contrast("#ffffff", "#000000") == pytest.approx(21.0)
+    assert contrast("#E69F00", "#ffffff") == pytest.approx(2.25, abs=0.01)   # the old Ethernet orange
+    assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)   # WebAIM's AA grey
+
+
+@pytest.mark.parametrize("name", sorted(plots.TECH_COLORS))
+def test_every_technology_colour_passes_3_to_1_on_both_themes(name):
+    colour = plots.color(name)
+    assert contrast(colour, plots.LIGHT_BACKGROUND) >= 3.0, (name, colour)
+    assert contrast(colour, plots.DARK_BACKGROUND) >= 3.0, (name, colour)
+
+
+@pytest.mark.parametrize("colour", plots.CYCLE)
+def test_every_series_colour_passes_3_to_1_on_both_themes(colour):
+    assert contrast(colour, plots.LIGHT_BACKGROUND) >= 3.0
+    assert contrast(colour, plots.DARK_BACKGROUND) >= 3.0
+
+
+def test_text_colours_pass_4_5_to_1():
+    assert contrast(plots.LIGHT_FOREGROUND, plots.LIGHT_BACKGROUND) >= 4.5
+    assert contrast(plots.DARK_FOREGROUND, plots.DARK_BACKGROUND) >= 4.5
+
+
+def test_svg_neutrals_follow_the_theme_and_text_stays_text():
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [0, 1], color=plots.color("ethernet"), label="RoCE")
+    ax.set_title("a title")
+    ax.legend()
+    svg = plots.figure_to_svg(fig)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert plots.DARK_MEDIA in svg and "var(--fg)" in svg and "var(--bg)" in svg
+    body = svg.split("</style>", 1)[1]
+    assert "#000000" not in body and "#ffffff" not in body        # no fixed black or white left
+    assert plots.color("ethernet").lower() in svg.lower()        # technology colours kept
+    assert ">a title<" in svg and "<metadata" not in svg
+    assert not re.search(r"\d\.\d{2,}", svg)                        # coordinates rounded
+
+
+def test_described_figure_is_an_svg_image_with_alt():
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [1, 0])
+    fig.alt = "A falling line"
+    out = fig._repr_html_()
+    assert 'src="data:image/svg+xml' in out and 'alt="A falling line"' in out and "dark-light" in out
+
+
+def test_bad_decimals_are_refused():
+    fig, _ = plots.figure()
+    with pytest.raises(ValueError, match="decimals"):
+        plots.figure_to_svg(fig, decimals=9)
