@@ -136,6 +136,16 @@ def test_invalid_values_are_refused_naming_the_parameter(func, name):
         assert name in str(info.value), f"{P.label(func)}({name}={value!r}): {info.value}"
 
 
+@pytest.mark.parametrize("func", [f for f in FUNCS if any(isinstance(v, str) for v in TABLES[f].values())], ids=ids)
+def test_a_name_given_as_a_list_is_a_type_error_naming_it(func):
+    """Issue 17: a GPU name passed as a list reached a registry lookup and raised a KeyError quoting
+    the list. Every string parameter of every function refuses a list with a TypeError naming it."""
+    for name, value in TABLES[func].items():
+        if isinstance(value, str):
+            with pytest.raises(TypeError, match=name):
+                P.call_within(SLACK_S, func, dict(TABLES[func], **{name: [value]}))
+
+
 def test_the_tables_cover_many_modules():
     modules = {f.__module__ for f in TABLES}
     assert len(TABLES) >= 150 and len(modules) >= 30, (len(TABLES), sorted(modules))
