@@ -187,7 +187,7 @@
     if (scaled[0] === 1) { return {value: x, problem: "", converted: "", comma: comma}; }
     x = x * scaled[0];
     return {value: x, problem: "", comma: comma,
-            converted: strip(text.slice(0, m[0].length)) + " " + rest + " = " + fmt(x) + " " + unit + ". "};
+            converted: strip(text.slice(0, m[0].length)) + " " + rest + " = " + fmt(x, 6) + " " + unit + ". "};
   }
 
   // [correct, message], as netlab.exercises._judge.

@@ -137,8 +137,8 @@ def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_le
     telemetry (registry ``fabric.claim.spectrum_x_throughput``, a press-reported claim).
     """
     validate.choice("load_balancing", load_balancing, LOAD_BALANCING)
-    flows_per_leaf = validate.integer("flows_per_leaf", flows_per_leaf, minimum=1)
-    uplinks_per_leaf = validate.integer("uplinks_per_leaf", uplinks_per_leaf, minimum=1)
+    flows_per_leaf = validate.integer("flows_per_leaf", flows_per_leaf, minimum=1, maximum=ecmp.MAX_BALLS)
+    uplinks_per_leaf = validate.integer("uplinks_per_leaf", uplinks_per_leaf, minimum=1, maximum=ecmp.MAX_BINS)
     bytes_per_flow = validate.positive("bytes_per_flow", bytes_per_flow)
     if load_balancing == "adaptive":
         return specs.value("fabric.claim.spectrum_x_throughput")
@@ -270,6 +270,7 @@ def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
     if not isinstance(design, Design):
         raise TypeError(f"design must be a Design, got {type(design).__name__}")
     batch = validate.integer("batch", batch, minimum=1)
+    validate.key("model_name", model_name, inference.MODELS)
     return inference.decode_step(inference.model(model_name), scaleup.preset(design.domain), design.tp, batch)
 
 
@@ -361,6 +362,7 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
                     n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> Design:
     """A :class:`Design` from the capstone's four decisions, named in plain words."""
     validate.choice("fabric_key", fabric_key, FABRICS)
+    validate.key("optics", optics, optics_mod.OPTIONS)
     switch, lb, fabric_name = FABRICS[fabric_key]
     oversubscription = validate.in_range("oversubscription", oversubscription, 1.0, 1000.0)
     name = (f"{DOMAIN_NAMES[validate.choice('domain', domain, scaleup.PRESETS)]}, {fabric_name}, "

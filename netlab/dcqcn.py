@@ -202,6 +202,7 @@ def simulate(params: Params | None = None, duration_s: float = 0.1, dt_s: float 
     prm = params or Params()
     duration_s = validate.positive("duration_s", duration_s)
     dt_s = validate.in_range("dt_s", dt_s, 0.0, prm.cnp_interval_s / 5, low_open=True)
+    validate.steps("dt_s", dt_s, duration_s, maximum=2_000_000, what="integration steps")
     sample_every = validate.integer("sample_every", sample_every, minimum=1)
     n = prm.n_flows
     rc = np.full(n, prm.capacity_bps) if start_rates_bps is None else np.array(start_rates_bps, dtype=float)

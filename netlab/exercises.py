@@ -22,7 +22,7 @@ book cannot teach a number its own library disagrees with::
     >>> print(ex.check(40.96).message)      # forgot the 8 bits per byte
     Not yet: your answer is 8x too small. Bits vs bytes? 1 byte = 8 bits; link rates are in bits per second.
     >>> print(ex.check("0.32768 µs").message)   # a unit is converted
-    0.32768 µs = 327.7 ns. Correct: 327.7 ns.
+    0.32768 µs = 327.68 ns. Correct: 327.7 ns.
     >>> print(ex.check("327,68").message)       # a decimal comma
     Correct: 327.7 ns.
 
@@ -467,7 +467,7 @@ class Reading:
 
     value: float | None
     problem: str = ""       # why it could not be read (value is None)
-    converted: str = ""     # "0.32768 µs = 327.7 ns. " when a unit was converted
+    converted: str = ""     # "0.32768 µs = 327.68 ns. " when a unit was converted (6 digits: an equation)
     comma: str = ""         # "“327,6” as 327.6" when a single comma was interpreted
 
 
@@ -508,7 +508,7 @@ def read_answer(value, spec: dict) -> Reading:
     if scale == 1.0:
         return Reading(x, comma=comma)
     x = x * scale
-    return Reading(x, converted=f"{text[:m.end()].strip(_SPACES)} {rest} = {fmt(x)} {unit}. ", comma=comma)
+    return Reading(x, converted=f"{text[:m.end()].strip(_SPACES)} {rest} = {fmt(x, 6)} {unit}. ", comma=comma)
 
 
 def check_spec(spec: dict, value) -> Feedback:

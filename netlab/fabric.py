@@ -194,7 +194,7 @@ def fat_tree(k: int, port_rate_bps: float, host_links_optical: bool = True) -> F
     >>> f.n_hosts, f.n_switches
     (65536, 5120)
     """
-    k = validate.integer("k", k, minimum=4)
+    k = validate.integer("k", k, minimum=4, maximum=4096, why="switch radix; k = 4096 already gives 1.7e10 hosts")
     if k % 2:
         raise ValueError(f"k must be an even integer >= 4, got {k}")
     return clos(k ** 3 // 4, k, port_rate_bps, 1.0, n_tiers=3, host_links_optical=host_links_optical)

@@ -215,13 +215,18 @@ def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, sma
     n_senders = validate.integer("n_senders", n_senders, minimum=2, maximum=64)
     per_input_bytes = validate.positive("per_input_bytes", per_input_bytes)
     small_total_bytes = validate.positive("small_total_bytes", small_total_bytes)
-    short_rto_s = validate.positive("short_rto_s", short_rto_s)
+    short_rto_s = validate.positive("short_rto_s", short_rto_s, maximum=0.1,
+                                    why="the incasts run for at most 1 s of simulated time")
     rto = specs.value("transport.roce.default_ack_timeout")
     big, small = n_senders * per_input_bytes, small_total_bytes / n_senders
 
     def pair(label, lossy_buffer, pfc_buffer, rto_s):
-        return IncastCase(label, sc.incast("lossy", n_senders, buffer_bytes=lossy_buffer, rto_s=rto_s),
-                          sc.incast("pfc", n_senders, buffer_bytes=pfc_buffer, rto_s=rto_s))
+        try:
+            return IncastCase(label, sc.incast("lossy", n_senders, buffer_bytes=lossy_buffer, rto_s=rto_s),
+                              sc.incast("pfc", n_senders, buffer_bytes=pfc_buffer, rto_s=rto_s))
+        except ValueError as err:   # a buffer the switch refuses: say which of our inputs made it
+            raise ValueError(f"per_input_bytes / small_total_bytes give a switch buffer of {lossy_buffer:g} / "
+                             f"{pfc_buffer:g} bytes, which the switch refuses: {err}") from None
 
     return (
         pair(f"1. lossy {per_input_bytes / 1e3:g} KB in all vs PFC {per_input_bytes / 1e3:g} KB per input, "

@@ -68,7 +68,7 @@ RECIPES = {
 
 def recipe(name: str) -> Recipe:
     """A named recipe from :data:`RECIPES`."""
-    validate.choice("recipe", name, RECIPES)
+    validate.choice("name", name, RECIPES)
     return RECIPES[name]
 
 
@@ -117,7 +117,7 @@ def fit(n_params: float, recipe_name: str, gpu_memory_bytes: float, usable_fract
     14
     """
     n_params = validate.positive("n_params", n_params)
-    r = recipe(recipe_name)
+    r = recipe(validate.choice("recipe_name", recipe_name, RECIPES))
     per_gpu = max_params(gpu_memory_bytes, r.bytes_per_param, usable_fraction)
     model_bytes = n_params * r.bytes_per_param
     return Fit(n_params=n_params, recipe=r, gpu_memory_bytes=gpu_memory_bytes,

@@ -278,7 +278,7 @@ def synthetic_output(world_size: int, alpha_s: float, bandwidth_bps: float, min_
     ``t = 2(n-1) alpha_s + 2(n-1)/n * 8S / bandwidth_bps`` with ``z`` standard normal,
     sizes doubling from ``min_bytes`` to ``max_bytes`` (float elements). Labelled synthetic.
     """
-    n = validate.integer("world_size", world_size, minimum=2)
+    n = validate.integer("world_size", world_size, minimum=2, maximum=4096, why="the header lists every rank")
     a = validate.non_negative("alpha_s", alpha_s)
     B = validate.positive("bandwidth_bps", bandwidth_bps)
     lo = validate.integer("min_bytes", min_bytes, minimum=4)
@@ -303,6 +303,9 @@ def synthetic_output(world_size: int, alpha_s: float, bandwidth_bps: float, min_
         for _ in range(2):                                        # out-of-place, in-place
             t_us = (2 * (n - 1) * a + 2 * (n - 1) / n * 8 * size / B) * math.exp(noise * rng.standard_normal()) * 1e6
             t_text = f"{t_us:7.2f}" if t_us < 1e4 else f"{t_us:7.0f}"
+            if float(t_text) == 0:
+                raise ValueError(f"alpha_s and bandwidth_bps give {t_us:.3g} us for {size} B, below the table's "
+                                 f"0.01 us resolution; use a larger alpha_s or min_bytes")
             alg = size / (float(t_text) * 1e-6) / 1e9
             cells.append(f"  {t_text}  {alg:6.2f}  {alg * factor:6.2f}  {0:5d}")
             total.append(alg * factor)

@@ -100,7 +100,8 @@ def channel_loss(trace_length_m: float, n_connectors: int, n_package_crossings: 
     >>> round(channel_loss(0.25, 1).loss_db, 2)     # 3 + 0.25 * 60 + 1.5
     19.5
     """
-    trace_length_m = validate.non_negative("trace_length_m", trace_length_m)
+    trace_length_m = validate.non_negative("trace_length_m", trace_length_m, maximum=10.0,
+                                           why="an electrical trace; longer reaches are optical")
     n_connectors = validate.integer("n_connectors", n_connectors, minimum=0, maximum=20)
     n_package_crossings = validate.integer("n_package_crossings", n_package_crossings, minimum=0, maximum=4)
     per_m = _default("pcb_loss_db_per_m", pcb_loss_db_per_m, "assume.optics.pcb_loss_per_m")
@@ -261,4 +262,5 @@ def cpo_claims() -> CpoClaims:
 
 def _default(name: str, value: float | None, key: str) -> float:
     """``value`` validated as >= 0, or the registry figure under ``key`` when None."""
-    return specs.value(key) if value is None else validate.non_negative(name, value)
+    return specs.value(key) if value is None else validate.non_negative(
+        name, value, maximum=1000.0, why="dB; 10**(loss/10) overflows near 3000 dB")

@@ -64,6 +64,7 @@ def hierarchical_readout(link: str, port: str, n_bytes: float) -> str:
 def decode_curve(model_name: str, system: str, tp: int) -> list[inference.DecodeStep]:
     """Decode steps of ``model_name`` on ``system`` at TP ``tp`` for each of :data:`BATCHES` that fits."""
     validate.choice("system", system, SYSTEMS)
+    validate.key("model_name", model_name, inference.MODELS)
     shape = inference.model(model_name)
     domain = scaleup.preset(system)
     steps = [inference.decode_step(shape, domain, tp, b) for b in BATCHES]
@@ -79,6 +80,7 @@ def _front(model_name: str, tp: int):
 
 def draw_pareto(model_name: str, tp: int):
     """Log-log curves of tokens per joule against time per token, one per system, Pareto front ringed."""
+    validate.key("model_name", model_name, inference.MODELS)
     fig, ax = plots.figure(width_in=6.4, height_in=3.6)
     for system, colour in SYSTEM_COLORS.items():
         steps = decode_curve(model_name, system, tp)
@@ -103,6 +105,7 @@ def draw_pareto(model_name: str, tp: int):
 
 def pareto_readout(model_name: str, tp: int) -> str:
     """One sentence: which systems reach the Pareto front, and which cannot hold the weights."""
+    validate.key("model_name", model_name, inference.MODELS)
     _, front = _front(model_name, tp)
     on_front = [SYSTEMS[s] for s in SYSTEMS if any(p.system == s for p in front)]
     missing = [SYSTEMS[s] for s in SYSTEMS if not decode_curve(model_name, s, tp)]

@@ -64,7 +64,7 @@ class Topology:
 
 def flat_topology(world_size: int, alpha_s: float, bandwidth_bps: float) -> Topology:
     """Every rank one port of ``bandwidth_bps`` on one non-blocking switch."""
-    n = validate.integer("world_size", world_size, minimum=1)
+    n = validate.integer("world_size", world_size, minimum=1, maximum=validate.MAX_RANKS)
     a = validate.non_negative("alpha_s", alpha_s)
     B = validate.positive("bandwidth_bps", bandwidth_bps)
     return Topology(n, n, a, a, (B,) * n, (B,) * n)
@@ -74,8 +74,8 @@ def two_level_topology(domain_size: int, n_domains: int, intra_alpha_s: float,
                        intra_bandwidth_bps: float, inter_alpha_s: float,
                        inter_bandwidth_bps: float) -> Topology:
     """``n_domains`` scale-up domains of ``domain_size`` ranks joined by a scale-out fabric."""
-    d = validate.integer("domain_size", domain_size, minimum=1)
-    m = validate.integer("n_domains", n_domains, minimum=1)
+    d = validate.integer("domain_size", domain_size, minimum=1, maximum=validate.MAX_RANKS)
+    m = validate.integer("n_domains", n_domains, minimum=1, maximum=validate.MAX_RANKS // d)
     return Topology(d * m, d,
                     validate.non_negative("intra_alpha_s", intra_alpha_s),
                     validate.non_negative("inter_alpha_s", inter_alpha_s),

@@ -95,6 +95,8 @@ def in_range(name: str, value: object, low: float, high: float,
     too_high = x >= high if high_open else x > high
     if too_low or too_high:
         raise ValueError(f"{name} must be a finite number {rule}, got {value}")
+    if low_open and low == 0 and x < SMALLEST:     # a fraction of 5e-324 divides into infinity
+        raise ValueError(f"{name} must be a finite number {rule} and >= {SMALLEST:g}, got {value}")
     return x
 
 

@@ -354,3 +354,36 @@ def test_claims_table_figures_follow_the_library():
     assert two(1e9, 0) == approx(3.27e-3, 0.005) and two(1e9, 10e3) == approx(3.37e-3, 0.005)
     assert two(250e6, 10e3) < 1e-3 < two(265e6, 10e3)          # "up to about 257 MB"
     assert two(8, 90e3) < 1e-3 < two(8, 98e3)                  # "beyond about 94 km"
+
+
+def _stale_verdicts(text: str, claim: str) -> list[str]:
+    """Verdicts a page gives ``claim`` that say it holds: the first italic verdict after the
+    claim's name (skipping other bold claim names), or a 'Verdict on X: ...' line."""
+    flat = re.sub(r"\s+", " ", text)
+    found = re.findall(rf"Verdict on {claim}: (holds|qualified)", flat)
+    found += re.findall(rf"\b{claim}\b(?:\*\*)?(?:[^*]|\*\*[A-Z]\d+\*\*){{0,300}}?(?<!\*)\*(?!\*)(holds|qualified)",
+                        flat)
+    return found
+
+
+def test_chapter_verdicts_agree_with_the_claims_appendix():
+    """A chapter may not say a claim holds where the appendix says 'does not hold' (the chapters
+    once said C3 holds and E4/E7 hold with qualification)."""
+    root = pathlib.Path(__file__).resolve().parents[1] / "book"
+    table = (root / "appendix-claims.md").read_text(encoding="utf-8")
+    old = "- **C3** and **D1** (lorem): C3 *holds*, D1 *holds with qualification*"
+    assert _stale_verdicts(old, "C3") == ["holds"] and _stale_verdicts("**Verdict on E4: qualified.**", "E4")
+    for claim in ("C3", "E4", "E7"):
+        assert re.search(rf"^\| {claim} .*?\| does not hold \|", table, re.M), claim
+        for page in root.glob("ch*.md"):
+            stale = _stale_verdicts(page.read_text(encoding="utf-8"), claim)
+            assert not stale, f"{page.name} says {claim} {stale}; the appendix says 'does not hold'"
+
+
+def test_nccl_retry_arithmetic():
+    """NCCL's retry count of 7 means 8 attempts of 4.096 µs x 2^20 before the QP errors."""
+    from netlab import specs
+    per_attempt = 4.096e-6 * 2 ** specs.value("transport.roce.nccl_ib_timeout_exponent")
+    assert round(8 * per_attempt) == 34
+    text = (pathlib.Path(__file__).resolve().parents[1] / "book" / "ch03-rdma.md").read_text(encoding="utf-8")
+    assert "30 s over its 7 retries" not in text and "34" in text

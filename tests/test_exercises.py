@@ -238,3 +238,10 @@ def test_days_get_hours_not_prefixes():
     assert "Seconds vs days" in ex.check(41.3 * 86400).message
     assert "prefix" not in ex.check(41.3 * 1000).message
     assert "prefix" in exercises.numeric("ex", "q", answer=41.3, unit="ms").check(41.3 * 1000).message
+
+
+def test_a_converted_unit_is_echoed_as_a_true_equation():
+    # "327.68 us = 327700 ns" was printed (4 significant digits): an equation that is false
+    ex = exercises.numeric("ex", "time in ns", answer=327_680.0, unit="ns")
+    message = ex.check("327.68 us").message
+    assert message.startswith("327.68 us = 327680 ns.")

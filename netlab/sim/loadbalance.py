@@ -37,6 +37,7 @@ import random
 import time
 
 from netlab import specs, validate
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
 from netlab.sim.packet import DATA
 from netlab.sim.switch import ECMP, PFC, LoadBalancer
 from netlab.sim.topology import leaf_spine
@@ -152,9 +153,9 @@ def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf
     ``leaf`` stops using that uplink, and every other leaf stops sending traffic for
     ``leaf``'s hosts through ``spine`` (which can no longer reach them).
     """
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2)
-    n_spines = validate.integer("n_spines", n_spines, minimum=2)
-    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=len(net.switches))
+    n_spines = validate.integer("n_spines", n_spines, minimum=2, maximum=len(net.switches))
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=len(net.hosts))
     leaf = validate.integer("leaf", leaf, minimum=0, maximum=n_leaves - 1)
     spine = validate.integer("spine", spine, minimum=0, maximum=n_spines - 1)
     others = [k for k in range(n_spines) if k != spine]      # leaf ports 0..n_spines-1 face spines
@@ -227,10 +228,10 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     """
     validate.choice("scheme", scheme, SCHEMES)
     validate.choice("pattern", pattern, PATTERNS)
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2)
-    n_spines = validate.integer("n_spines", n_spines, minimum=1)
-    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1)
-    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=64, why=SCENARIO_WHY)
+    n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=64, why=SCENARIO_WHY)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=64, why=SCENARIO_WHY)
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     seed = validate.integer("seed", seed, minimum=0)
     n_hosts = n_leaves * hosts_per_leaf
@@ -276,8 +277,8 @@ def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tup
     >>> interleaved_jobs(2, 4)
     ((0, 1, 4, 5), (2, 3, 6, 7))
     """
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=1)
-    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=1, maximum=4096)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=4096 // n_leaves)
     n_jobs = validate.integer("n_jobs", n_jobs, minimum=1, maximum=hosts_per_leaf)
     per_job = hosts_per_leaf // n_jobs
     return tuple(tuple(leaf * hosts_per_leaf + j * per_job + k for leaf in range(n_leaves) for k in range(per_job))

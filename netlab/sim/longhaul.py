@@ -27,10 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from netlab import links, longhaul, validate
 from netlab.sim.cc import DCQCN
-from netlab.sim.network import Network
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.queues import ECNMarking
 from netlab.sim.switch import Lossy
 from netlab.units import format_bytes, format_rate, format_time
+
+MAX_DISTANCE_M = 2e7               # half the Earth's circumference
 
 
 def two_sites(hosts_per_site: int, bandwidth_bps: float, distance_m: float,
@@ -40,9 +42,10 @@ def two_sites(hosts_per_site: int, bandwidth_bps: float, distance_m: float,
     ``long_bandwidth_bps`` is the long link's rate (default: ``bandwidth_bps``);
     other keywords pass to :class:`~netlab.sim.network.Network`.
     """
-    p = validate.integer("hosts_per_site", hosts_per_site, minimum=1)
+    p = validate.integer("hosts_per_site", hosts_per_site, minimum=1, maximum=256, why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
-    distance_m = validate.non_negative("distance_m", distance_m)
+    distance_m = validate.non_negative("distance_m", distance_m, maximum=MAX_DISTANCE_M,
+                                       why="half the Earth's circumference")
     long_bw = bandwidth_bps if long_bandwidth_bps is None else validate.positive(
         "long_bandwidth_bps", long_bandwidth_bps)
     net = Network(**network_kwargs)
@@ -92,7 +95,7 @@ class WindowRun:
 def window_throughput(distance_m: float, bandwidth_bps: float, window_bytes: float, size_bytes: int,
                       seed: int = 0) -> WindowRun:
     """Run one go-back-N flow A -> B with ``window_bytes`` in flight; compare with ``min(B, W/RTT)``."""
-    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     window_bytes = validate.positive("window_bytes", window_bytes)
     probe = two_sites(1, bandwidth_bps, distance_m)
     mtu, header = probe.mtu_bytes, probe.header_bytes
@@ -150,6 +153,7 @@ def dcqcn_overshoot(distance_m: float, bandwidth_bps: float, n_senders: int = 2,
     Buffers are deep enough that nothing is dropped.
     """
     n = validate.integer("n_senders", n_senders, minimum=2, maximum=16)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     kmin_bytes = validate.non_negative("kmin_bytes", kmin_bytes)
     probe = two_sites(n, bandwidth_bps, distance_m)
     rtt = base_rtt(probe, probe.mtu_bytes + probe.header_bytes)

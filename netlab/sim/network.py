@@ -34,6 +34,9 @@ from netlab.sim.transport import GoBackN
 MIN_TIMER_S = 1e-6                # shortest retransmission timer accepted
 MIN_SAMPLE_S = 1e-9               # shortest sampling interval (a 64 B frame at 400 Gb/s takes 1.28 ns)
 MAX_FLOW_BYTES = 10**15           # largest flow (a long-lived flow is bounded by until_s, not by its size)
+MAX_SCENARIO_BYTES = 1 << 26      # 64 MiB per flow in the ready-made scenarios (~16,000 packets each)
+SCENARIO_WHY = "a ready-made scenario simulates every packet; build a Network for longer runs"
+MAX_PROPAGATION_S = 1.0           # one way on one link: 200,000 km of fibre
 DEFAULT_MAX_WALL_S = 600.0        # real seconds before a run stops with reason "wall_time"
 _WALL_CHECK_EVENTS = 200_000      # events between two looks at the wall clock
 
@@ -149,7 +152,8 @@ class Network:
         a, b = self.node(a), self.node(b)
         bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
         propagation_s = validate.non_negative("propagation_s", propagation_s if propagation_s is not None
-                                              else specs.value("sim.assume.link_propagation"))
+                                              else specs.value("sim.assume.link_propagation"),
+                                              maximum=MAX_PROPAGATION_S, why="200,000 km of fibre")
         if isinstance(a, Host) and isinstance(b, Host):
             raise ValueError(f"hosts {a.name} and {b.name} cannot be joined directly; put a switch between")
         pa = a.add_port(bandwidth_bps, propagation_s)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import functools
 
 from netlab import specs, validate
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
 from netlab.sim.cc import DCQCN
 from netlab.sim.queues import ECNMarking
 from netlab.sim.results import RunResult
@@ -84,7 +85,7 @@ def incast(mode: str, n_senders: int, size_bytes: int = 64_000, buffer_bytes: fl
     senders x 2 MB resend tens of thousands of packets that were never lost.
     """
     n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=512)
-    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     if rto_s is None:
         rto_s = 100e-6 if mode == "lossy" else specs.value("transport.roce.default_ack_timeout")
     rto_s = validate.positive("rto_s", rto_s)
@@ -142,7 +143,7 @@ def victim(mode: str, size_bytes: int = 300_000, buffer_bytes: float = 100e3,
     """Two switches ``s0 - s1`` with four hosts each (``h0..h3`` on ``s0``). ``h1, h2``
     (on ``s0``) and ``h5, h6`` (on ``s1``) send ``size_bytes`` to ``h4``; the victim
     ``h0`` sends ``size_bytes`` to the idle ``h7`` over the same ``s0 -> s1`` link."""
-    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     rto_s = validate.positive("rto_s", rto_s)
     if sample_interval_s is not None:
         validate.positive("sample_interval_s", sample_interval_s)
@@ -175,7 +176,7 @@ def deadlock(mode: str = "pfc", size_bytes: int = 1_000_000, buffer_bytes: float
     """Four switches in a ring, one host each, host ``i`` sending to host ``i + 2``.
     With ``clockwise=True`` all traffic goes the same way round: each ring link carries
     two flows, buffers fill, and each switch waits for the next -- a cycle."""
-    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     net = ring(4, 1, bandwidth_bps, clockwise=clockwise, flow_control=flow_control(mode, buffer_bytes),
                seed=seed, rto_s=1e-3)
     for i in range(4):
@@ -209,9 +210,9 @@ def pause_storm(mode: str = "pfc", size_bytes: int = 300_000, storm_start_s: flo
     """The network of :func:`victim`; at ``storm_start_s`` the NIC of ``h4`` starts pausing
     its switch port for good (a malfunctioning NIC). ``h1, h2, h5`` send to ``h4``; the
     victim ``h0`` sends to ``h7``, which works normally. Runs ``duration_s``."""
-    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     storm_start_s = validate.non_negative("storm_start_s", storm_start_s)
-    duration_s = validate.positive("duration_s", duration_s)
+    duration_s = validate.positive("duration_s", duration_s, maximum=1.0, why=SCENARIO_WHY)
     net = chain(2, 4, bandwidth_bps, flow_control=flow_control(mode, buffer_bytes), rto_s=1.0, seed=seed)
     for src in ("h1", "h2", "h5"):
         net.add_flow(src, "h4", size_bytes)
@@ -288,7 +289,7 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 0.1, bandw
     ``min(sample_interval_s / 10, 20 µs)``."""
     n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=16)
     validate.boolean("ecn", ecn)
-    duration_s = validate.positive("duration_s", duration_s)
+    duration_s = validate.positive("duration_s", duration_s, maximum=1.0, why=SCENARIO_WHY)
     stagger_s = validate.non_negative("stagger_s", stagger_s)
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
     sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)

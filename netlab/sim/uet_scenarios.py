@@ -31,6 +31,7 @@ import math
 import time
 
 from netlab import specs, validate
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
 from netlab.sim.queues import DropTail, ECNMarking
 from netlab.sim.switch import PFC, Lossy
 from netlab.sim.topology import leaf_spine, single_switch
@@ -39,6 +40,8 @@ from netlab.sim.trimming import RandomLoss, Trimming
 from netlab.sim.uet import uet
 from netlab.sim.uet_cc import NSCC
 from netlab.units import format_time
+
+_WHY_PROP = "one link inside a datacenter; netlab.sim.longhaul models long links"
 
 INCAST_CONFIGS = ("roce-lossy", "roce-pfc", "uet", "uet-trim", "uet-credits", "uet-trim-credits")
 SPRAY_CONFIGS = ("roce-ecmp", "roce-spray", "uet-ecmp", "uet-spray")
@@ -101,9 +104,9 @@ def goodput_vs_loss(transport: str, loss_rate: float, n_bytes: int = 4_000_000,
     """Goodput of ``"roce"`` (go-back-N) or ``"uet"`` (selective repeat) at ``loss_rate``."""
     validate.choice("transport", transport, ("roce", "uet"))
     loss_rate = validate.in_range("loss_rate", loss_rate, 0.0, 0.5)
-    n_bytes = validate.integer("n_bytes", n_bytes, minimum=1)
+    n_bytes = validate.integer("n_bytes", n_bytes, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
-    propagation_s = validate.non_negative("propagation_s", propagation_s)
+    propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
     rto_s = validate.positive("rto_s", rto_s)
     window_bytes = specs.value("assume.uet.window_bytes") if window_bytes is None else window_bytes
     args = (n_bytes, bandwidth_bps, propagation_s, rto_s, window_bytes)
@@ -178,11 +181,13 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     on the scale of the transfer (a 67 ms timer would make it far worse), the UET-like
     ones as their own timer. ``event_by_event=True`` runs the simulator's reference mode."""
     validate.choice("config", config, INCAST_CONFIGS)
-    n_senders = validate.integer("n_senders", n_senders, minimum=1)
-    bytes_per_sender = validate.integer("bytes_per_sender", bytes_per_sender, minimum=1)
+    n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=256, why=SCENARIO_WHY)
+    bytes_per_sender = validate.integer("bytes_per_sender", bytes_per_sender, minimum=1,
+                                        maximum=MAX_SCENARIO_BYTES // n_senders, why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
-    propagation_s = validate.non_negative("propagation_s", propagation_s)
-    buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else buffer_bytes
+    propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
+    buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else validate.positive(
+        "buffer_bytes", buffer_bytes)
     extra = {"event_by_event": validate.boolean("event_by_event", event_by_event)}
     if rto_s is not None:
         extra["rto_s"] = validate.positive("rto_s", rto_s)
@@ -249,9 +254,9 @@ def spraying(config: str, n_leaves: int = 4, n_spines: int = 4, hosts_per_leaf: 
              propagation_s: float = 1e-6, seed: int = 0) -> SprayResult:
     """Every host on leaf i sends to its twin on leaf i+1; the fabric is not oversubscribed."""
     validate.choice("config", config, SPRAY_CONFIGS)
-    bytes_per_flow = validate.integer("bytes_per_flow", bytes_per_flow, minimum=1)
+    bytes_per_flow = validate.integer("bytes_per_flow", bytes_per_flow, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
-    propagation_s = validate.non_negative("propagation_s", propagation_s)
+    propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
     buffer_bytes = specs.value("sim.assume.buffer_per_port")
     kw = dict(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
     if config.startswith("roce"):

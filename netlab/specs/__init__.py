@@ -139,6 +139,8 @@ def value(key: str) -> float:
 
 def find(prefix: str = "") -> list[Spec]:
     """All entries whose key starts with ``prefix``, sorted by key."""
+    if not isinstance(prefix, str):
+        raise TypeError(f"prefix must be a str, got {type(prefix).__name__} {prefix!r}")
     return [_REGISTRY[k] for k in sorted(_REGISTRY) if k.startswith(prefix)]
 
 
@@ -156,6 +158,8 @@ def table_markdown(prefix: str = "", cite: bool = True) -> str:
     With ``cite=True`` each source is a MyST citation role, so the book links it
     to the bibliography (and the strict build fails if a key is missing).
     """
+    if not isinstance(prefix, str):
+        raise TypeError(f"prefix must be a str, got {type(prefix).__name__} {prefix!r}")
     rows = ["| key | figure | what it is | status | grade | source | date |",
             "|---|---|---|---|---|---|---|"]
     for s in find(prefix):

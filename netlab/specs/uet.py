@@ -59,7 +59,7 @@ register(
          note="src/perftest_parameters.h; also NCCL's default before 2.14 and netlab.rdma's QP default"),
     Spec("transport.roce.nccl_ib_timeout_exponent", 20, "1",
          "NCCL's default NCCL_IB_TIMEOUT, the local ACK timeout exponent it sets on its "
-         "InfiniBand/RoCE QPs: 4.096 µs x 2^20 = 4.29 s per attempt, 7 retries (about 30 s) "
+         "InfiniBand/RoCE QPs: 4.096 µs x 2^20 = 4.29 s per attempt, 7 retries, so 8 attempts (about 34 s) "
          "before an error",
          "nccl-env-ib-timeout", "2026", "shipping", "P",
          published="default 20 (since 2.23; 18 since 2.14, 14 before)"),
