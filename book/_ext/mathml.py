@@ -40,6 +40,10 @@ def to_mathml(latex: str, display: bool) -> str:
     head, _, rest = body.partition(">")
     inner = rest.rsplit("</math>", 1)[0]
     head = head.replace(_XMLNS, "")
+    if display:
+        # a display formula wider than the column scrolls sideways (netlab.css): a keyboard
+        # user must be able to reach it and scroll it too (axe: scrollable-region-focusable)
+        head += ' tabindex="0"'
     return (f'{head}><semantics><mrow>{inner}</mrow>'
             f'<annotation encoding="application/x-tex">{html.escape(latex.strip())}</annotation>'
             f'</semantics></math>')
