@@ -1,5 +1,6 @@
-"""Labs 5-8 read as lessons: no code cell over 20 lines (explorer and plotting logic lives in
-netlab.plots_* and the models), and exercise tolerances are checked against wrong answers."""
+"""Every lab reads as a lesson: no code cell over 20 lines (explorer and plotting logic lives in
+netlab's plots_* modules and the models), and every exercise's tolerance is checked, in a hidden
+instructor cell, against the tempting wrong answers its solution names."""
 
 import json
 import pathlib
@@ -7,28 +8,30 @@ import re
 
 import pytest
 
-LABS = pathlib.Path(__file__).resolve().parents[1] / "labs"
-MINE = ["lab05-fabrics-at-scale.ipynb", "lab06-collectives.ipynb", "lab07-nvlink-scale-up.ipynb",
-        "lab08-ultra-ethernet.ipynb"]
+LABS = sorted((pathlib.Path(__file__).resolve().parents[1] / "labs").glob("lab*.ipynb"))
 
 
-def _code_cells(name):
-    nb = json.loads((LABS / name).read_text())
+def _code_cells(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
     return [("".join(c["source"]), c.get("metadata", {}).get("tags", [])) for c in nb["cells"]
             if c["cell_type"] == "code"]
 
 
-@pytest.mark.parametrize("name", MINE)
-def test_no_code_cell_over_20_lines(name):
-    for source, _ in _code_cells(name):
+def test_every_lab_is_checked():
+    assert len(LABS) == 11
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_no_code_cell_over_20_lines(path):
+    for source, _ in _code_cells(path):
         assert len(source.splitlines()) <= 20, source[:200]
 
 
-@pytest.mark.parametrize("name", MINE)
-def test_every_lab_checks_its_tolerances_against_tempting_wrong_answers(name):
-    checks = [s for s, tags in _code_cells(name) if "remove-cell" in tags and "TEMPTING" in s]
-    assert len(checks) == 1
-    exercises = {m for s, _ in _code_cells(name) for m in re.findall(r"(\w+) = exercises\.numeric\(", s)}
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_every_exercise_is_checked_against_tempting_wrong_answers(path):
+    checks = [s for s, tags in _code_cells(path) if "remove-cell" in tags and "TEMPTING" in s]
+    assert len(checks) == 1, f"{path.name}: one hidden TEMPTING cell expected"
+    exercises = {m for s, _ in _code_cells(path) for m in re.findall(r"(\w+) = exercises\.numeric\(", s)}
     assert len(exercises) >= 3
     for ex in exercises:
-        assert f"{ex}:" in checks[0], f"{name}: {ex} has no tempting wrong answers checked"
+        assert f"{ex}:" in checks[0], f"{path.name}: {ex} has no tempting wrong answers checked"

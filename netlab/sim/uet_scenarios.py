@@ -41,6 +41,8 @@ from netlab.sim.uet import uet
 from netlab.sim.uet_cc import NSCC
 from netlab.units import format_time
 
+MAX_INCAST_BYTES = 1 << 30     # all senders together, in the ready-made incast
+
 _WHY_PROP = "one link inside a datacenter; netlab.sim.longhaul models long links"
 
 INCAST_CONFIGS = ("roce-lossy", "roce-pfc", "uet", "uet-trim", "uet-credits", "uet-trim-credits")
@@ -182,8 +184,11 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     ones as their own timer. ``event_by_event=True`` runs the simulator's reference mode."""
     validate.choice("config", config, INCAST_CONFIGS)
     n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=256, why=SCENARIO_WHY)
+    # 1 GiB through the receiver's link at most (~260,000 packets, seconds to a minute of
+    # simulation): chapter 8's and issue 15's 127 x 2 MB (254 MB) must fit
     bytes_per_sender = validate.integer("bytes_per_sender", bytes_per_sender, minimum=1,
-                                        maximum=MAX_SCENARIO_BYTES // n_senders, why=SCENARIO_WHY)
+                                        maximum=min(MAX_SCENARIO_BYTES, MAX_INCAST_BYTES // n_senders),
+                                        why=SCENARIO_WHY)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
     buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else validate.positive(

@@ -249,3 +249,13 @@ def test_roce_pfc_incast_uses_a_roce_adapters_ack_timeout():
     assert short.dropped_packets == 0 and short.timeouts > 0 and short.retransmitted_packets > 0
     assert real.timeouts == 0 and real.retransmitted_packets == 0
     assert real.max_completion_s < short.max_completion_s
+
+
+def test_the_chapter_8_incast_of_127_x_2_mb_is_accepted():
+    # the per-flow cap divided by the senders refused 127 x 2 MB (at most 528,416 bytes each),
+    # the scenario of chapter 8 and of benchmarks/bench_sim.py; 1 GiB in all is the bound now
+    r = incast("roce-pfc", 127, 2_000_000, propagation_s=1e-6)
+    assert r.max_completion_s == pytest.approx(127 * 489 * 4160 * 8 / 100e9, rel=0.01)   # the wire time
+    assert r.retransmitted_packets == 0
+    with pytest.raises(ValueError, match="bytes_per_sender"):
+        incast("roce-pfc", 128, 8_400_000)     # 1.075 GB in all
