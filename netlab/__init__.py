@@ -6,14 +6,16 @@ opens with a paragraph on its idea and its references. In the order of the book:
 foundation    units (SI constants, formatters), validate (input checks), specs (the
               hardware registry), plots (one figure style), widgets (live and
               kernel-free explorers), exercises (answers checked with feedback);
-              plots_fabric, plots_collectives, plots_scaleup, plots_transport (the
-              explorers' figures and readouts of chapters 5-8)
+              plots_hoststack, plots_fabric, plots_collectives, plots_scaleup,
+              plots_transport (the explorers' figures and readouts of chapters 3 and 5-8),
+              diagrams (the reading pages' figures)
 chapter 1     memory (bytes per parameter), parallelism (traffic per step, scaling)
 chapter 2     links (serialization, propagation, alpha-beta, paths of hops, BDP)
 chapter 3     rdma (verbs emulation), hoststack (kernel TCP vs RDMA vs GPUDirect)
 chapter 4     sim (the packet simulator), ib_vs_ethernet (latency figures, cost per performance),
               dcqcn (DCQCN's fluid model beside the simulator's packets)
-chapter 5     fabric (fat-tree sizing), ecmp (hash collisions, balls into bins)
+chapter 5     fabric (fat-tree sizing), ecmp (hash collisions, balls into bins),
+              sim.flowlevel (max-min fair flow rates on fabrics of 100,000 hosts)
 chapter 6     collectives, collective_trees (schedules executed on numpy), collective_cost
               (alpha-beta, algbw and busbw), schedule_cost, nccl_tests (parse and fit),
               nccl_model (NCCL's own tuner: base and per-step latencies, bandwidth caps)
