@@ -212,18 +212,20 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
     meta.setdefault("url", "")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="netlab-pdf-") as tmp:
-        # the document sits in the site's root (a hidden file, removed after printing), so that the
-        # site's stylesheets, fonts and images load by their relative paths
-        html_path = root / ".netlab-print.html"
+        # the document sits beside links to every top-level file and folder of the site, so that the
+        # site's stylesheets, fonts and images load by their relative paths while nothing is written
+        # into the site (its checks may be reading it meanwhile: make test prints the PDF beside them)
+        shadow = Path(tmp) / "site"
+        shadow.mkdir()
+        for entry in root.iterdir():
+            (shadow / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+        html_path = shadow / "netlab-print.html"
         first, numbers_pdf = Path(tmp) / "first.pdf", Path(tmp) / "numbers.pdf"
-        try:
-            html_path.write_text(document(root, order, None, meta), encoding="utf-8")
-            asyncio.run(_print(html_path, first))
-            numbers = _start_pages(first, order)
-            html_path.write_text(document(root, order, numbers, meta, overlay=True), encoding="utf-8")
-            asyncio.run(_print(html_path, numbers_pdf, footer=False))
-        finally:
-            html_path.unlink(missing_ok=True)
+        html_path.write_text(document(root, order, None, meta), encoding="utf-8")
+        asyncio.run(_print(html_path, first))
+        numbers = _start_pages(first, order)
+        html_path.write_text(document(root, order, numbers, meta, overlay=True), encoding="utf-8")
+        asyncio.run(_print(html_path, numbers_pdf, footer=False))
         from pypdf import PdfReader, PdfWriter
 
         writer = PdfWriter(clone_from=str(first))

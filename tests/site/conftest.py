@@ -16,6 +16,8 @@ import pytest
 from tests.site import browser_checks
 from tests.site.sitefiles import all_pages, content_pages, site_dir
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 SEARCH_TERM = "bandwidth"
 _notes: list[str] = []
 
@@ -31,6 +33,21 @@ def pytest_generate_tests(metafunc):
         if name in metafunc.fixturenames:
             pages = finder(root)
             metafunc.parametrize(name, pages or [None], ids=pages or ["no-site"])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under ``--dist loadgroup`` (``make test-site``, two workers) each test file here runs on one
+    worker, so its module fixture (a browser, a parsed PDF) is made once. The tests that read the
+    visit of every page (``site_report``) are a group of their own, so that visit is made once, and
+    the explorer's timing test (test_explorer_browser) runs after it on the same worker, not beside it."""
+    for item in items:
+        if os.path.dirname(str(item.path)) != HERE:
+            continue
+        module = item.module.__name__.rsplit(".", 1)[-1]
+        if "site_report" in item.fixturenames or module == "test_explorer_browser":
+            module = "site_report"
+        item.add_marker(pytest.mark.xdist_group(module))
 
 
 @pytest.fixture(scope="session")
