@@ -5,7 +5,7 @@
 // Frames follow the page's light/dark switch: their dark-theme block (written for the
 // system setting) is switched on or off to match the theme the reader chose.
 // A frame may also carry "narrow" runs: the same setting drawn for a phone (narrower, panels
-// stacked). They are shown while the explorer's frame is narrower than its data-narrow-below
+// stacked), as runs into a list of pieces of their own. They are shown while the explorer's frame is narrower than its data-narrow-below
 // (CSS px), where the wide frame's smallest text would be too small to read.
 (function () {
   "use strict";
@@ -31,6 +31,8 @@
     if (!dataNode || root.dataset.ready === "1") { return; }
     var frames = JSON.parse(dataNode.textContent);
     var pieces = piecesNode ? JSON.parse(piecesNode.textContent) : [];
+    var narrowNode = root.querySelector("script.netlab-explorer-narrow-pieces");
+    var narrowPieces = narrowNode ? JSON.parse(narrowNode.textContent) : [];
     var inputs = Array.prototype.slice.call(root.querySelectorAll(".netlab-explorer-input"));
     var labels = inputs.map(function (input) { return JSON.parse(input.dataset.labels); });
     var outputs = inputs.map(function (input) { return root.querySelector('output[for="' + input.id + '"]'); });
@@ -49,13 +51,14 @@
 
     function source(key, frame) {
       var runs = narrow && frame.narrow ? frame.narrow : frame.parts;
+      var from = runs === frame.parts ? pieces : narrowPieces;
       var cacheKey = key + (runs === frame.parts ? "/wide/" : "/narrow/") + theme();
       if (!uris[cacheKey]) {
         var svg = frame.svg;
         if (svg === undefined) {
           var out = [];
           for (var r = 0; r < runs.length; r += 2) {
-            for (var i = runs[r]; i < runs[r] + runs[r + 1]; i++) { out.push(pieces[i]); }
+            for (var i = runs[r]; i < runs[r] + runs[r + 1]; i++) { out.push(from[i]); }
           }
           svg = out.join("");
         }

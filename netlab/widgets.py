@@ -263,7 +263,7 @@ class Explorer:
         Frames are SVGs cut after every ``</g>``; identical pieces (axes, ticks, legends
         that do not change with the controls) are stored once in a shared list, and a
         frame is a list of ``[first piece, count]`` runs into it (``parts``; ``narrow``
-        for its phone form, from the same list). ``data-narrow-below`` is the frame width
+        for its phone form, runs into a list of its own, ``netlab-explorer-narrow-pieces``). ``data-narrow-below`` is the frame width
         (CSS px) under which the wide default frame's smallest label would fall below
         :data:`SMALLEST_TEXT_PX`: the page script shows the narrow frames there.
         """
@@ -271,10 +271,10 @@ class Explorer:
 
         frames = self.frames()
         pieces: list[str] = []
-        index: dict[str, int] = {}
+        narrow_pieces: list[str] = []
         table = {}
 
-        def runs_of(svg: str) -> list[int]:
+        def runs_of(svg: str, pieces: list[str], index: dict[str, int]) -> list[int]:
             runs: list[int] = []
             for piece in re.split(r"(?<=</g>)", svg):
                 if not piece:
@@ -288,10 +288,13 @@ class Explorer:
                     runs += [k, 1]
             return runs
 
+        wide_index: dict[str, int] = {}
+        narrow_index: dict[str, int] = {}
         for key, frame in frames.items():
-            table[key] = {"parts": runs_of(frame["svg"]), "alt": frame["alt"], "readout": frame["readout"]}
+            table[key] = {"parts": runs_of(frame["svg"], pieces, wide_index), "alt": frame["alt"],
+                          "readout": frame["readout"]}
             if frame.get("narrow"):
-                table[key]["narrow"] = runs_of(frame["narrow"])
+                table[key]["narrow"] = runs_of(frame["narrow"], narrow_pieces, narrow_index)
         uid = "nlx-" + uuid.uuid4().hex[:8]
         default_key = "-".join(map(str, self.default_key()))
         first = frames[default_key]
@@ -323,7 +326,8 @@ class Explorer:
         parts.append(f'<img class="netlab-explorer-frame dark-light" src="{html.escape(plots.svg_data_uri(first["svg"]))}" '
                      f'alt="{html.escape(first["alt"])}">')
         parts.append(f'<p class="netlab-explorer-readout" aria-live="polite">{html.escape(first["readout"])}</p>')
-        for cls, data in (("netlab-explorer-pieces", pieces), ("netlab-explorer-frames", table)):
+        for cls, data in (("netlab-explorer-pieces", pieces), ("netlab-explorer-narrow-pieces", narrow_pieces),
+                          ("netlab-explorer-frames", table)):
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
             parts.append(f'<script type="application/json" class="{cls}">{text}</script>')
         parts.append('<p class="netlab-explorer-note">Precomputed frames: move a control to switch. '

@@ -61,10 +61,10 @@ def shown_px(svg: str, frame_px: float) -> tuple[float, float]:
 
 def _static_form(explorer):
     html = explorer.static_html()
-    pieces = json.loads(re.search(r'class="netlab-explorer-pieces">(.*?)</script>', html, re.S).group(1))
-    table = json.loads(re.search(r'class="netlab-explorer-frames">(.*?)</script>', html, re.S).group(1))
+    lists = {name: json.loads(re.search(rf'class="netlab-explorer-{name}">(.*?)</script>', html, re.S).group(1))
+             for name in ("pieces", "narrow-pieces", "frames")}
     below = re.search(r'data-narrow-below="(\d+)"', html)
-    return pieces, table, int(below.group(1)) if below else 0
+    return (lists["pieces"], lists["narrow-pieces"]), lists["frames"], int(below.group(1)) if below else 0
 
 
 def _join(pieces, runs):
@@ -72,9 +72,10 @@ def _join(pieces, runs):
 
 
 def _picked(pieces, frame, narrow_below, frame_px):
-    """The SVG netlab-explorer.js shows in a frame ``frame_px`` wide."""
-    narrow = narrow_below and frame_px < narrow_below and frame.get("narrow")
-    return _join(pieces, frame["narrow"] if narrow else frame["parts"])
+    """The SVG netlab-explorer.js shows in a frame ``frame_px`` wide (``pieces``: wide, narrow lists)."""
+    if narrow_below and frame_px < narrow_below and frame.get("narrow"):
+        return _join(pieces[1], frame["narrow"])
+    return _join(pieces[0], frame["parts"])
 
 
 # Three lab explorers, two values per control: the two-panel ones (labs 2 and 6: 8- and 9-point
@@ -117,7 +118,7 @@ def test_the_wide_frames_alone_were_too_small_on_a_phone(explorer):
     name, ex, (pieces, table, _) = explorer
     old_width = VIEWPORT_PX - 2 * THEME_GUTTER_PX - 2 * BORDER_PX - 2 * 16    # 1rem padding then: 324 px
     for key, frame in table.items():
-        smallest, _ = shown_px(_join(pieces, frame["parts"]), old_width)
+        smallest, _ = shown_px(_join(pieces[0], frame["parts"]), old_width)
         assert smallest < 9.0, f"{name} {key}: the wide frame already reads {smallest:.1f} px on a phone"
 
 
