@@ -52,14 +52,19 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
+import random
+import re
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 
 from netlab.sim import PFC, Lossy, single_switch
-from netlab.sim.loadbalance import run_pattern
+from netlab.sim.loadbalance import _flows, run_pattern
 from netlab.sim.uet_scenarios import incast
 
 RATE = 100e9
@@ -201,10 +206,94 @@ def timed(run, repeats: int):
     return best
 
 
-def permutation(scheme: str, n_hosts: int = 128, n_bytes: int = 2_000_000, event_by_event: bool = False):
+def permutation(scheme: str, n_hosts: int = 128, n_bytes: int = 2_000_000, event_by_event: bool = False,
+                seed: int = 1):
     return run_pattern(scheme, n_leaves=n_hosts // FABRIC[2], n_spines=FABRIC[1], hosts_per_leaf=FABRIC[2],
-                       bytes_per_host=n_bytes, propagation_s=FABRIC_PROP, seed=1,
+                       bytes_per_host=n_bytes, propagation_s=FABRIC_PROP, seed=seed,
                        event_by_event=event_by_event)
+
+
+# --- htsim beside netlab (--htsim PATH): the input files are written here, in htsim's formats ---
+
+HTSIM_ARGS = {   # the issue's command lines, less -tm and -topo
+    "ecmp": ["-sender_cc_only", "-end", "1000", "-paths", "1"],
+    "spray": ["-sender_cc_only", "-end", "1000", "-load_balancing_algo", "oblivious"],
+    "adaptive": ["-sender_cc_only", "-end", "1000", "-load_balancing_algo", "reps"],
+    "incast": ["-end", "30000", "-sender_cc", "-receiver_cc"],
+}
+
+
+def htsim_topology_text() -> str:
+    """FABRIC as htsim's FatTreeTopologyCfg file: a 2-tier tree of one pod (tier 0 the
+    leaves, tier 1 the spines), every link RATE and FABRIC_PROP, no switch latency."""
+    n_leaves, n_spines, per_leaf = FABRIC
+    gbps, ns = round(RATE / 1e9), round(FABRIC_PROP * 1e9)
+    return (f"Nodes {n_leaves * per_leaf}\nTiers 2\nPodsize {n_leaves * per_leaf}\n\n"
+            f"Tier 0\nDownlink_speed_Gbps {gbps}\nRadix_Down {per_leaf}\nRadix_Up {n_spines}\n"
+            f"Downlink_Latency_ns {ns}\nSwitch_Latency_ns 0\n\n"
+            f"Tier 1\nDownlink_speed_Gbps {gbps}\nRadix_Down {n_leaves}\n"
+            f"Downlink_Latency_ns {ns}\nSwitch_Latency_ns 0\n")
+
+
+def htsim_matrix_text(n_hosts: int, flows) -> str:
+    """(src, dst, bytes) flows as htsim's connection matrix, every flow starting at 0."""
+    lines = [f"Nodes {n_hosts}", f"Connections {len(flows)}"]
+    lines += [f"{s}->{d} id {k} start 0 size {n}" for k, (s, d, n) in enumerate(flows, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def permutation_flows(n_hosts: int, n_bytes: int, seed: int):
+    """The (src, dst, bytes) flows :func:`permutation` runs for ``seed`` (the same draw as
+    run_pattern's), so htsim and netlab carry the same traffic matrix."""
+    return _flows("permutation", list(range(n_hosts)), FABRIC[2], n_bytes, random.Random(seed))
+
+
+def incast_flows(n_bytes: int):
+    """127 -> 1 as :func:`fabric_incast`: h1 .. h127 each send ``n_bytes`` to h0."""
+    return [(h, 0, n_bytes) for h in range(1, FABRIC[0] * FABRIC[2])]
+
+
+def run_htsim(binary: str, workdir: str, matrix: str, args: list[str], repeats: int):
+    """Run htsim_uec on ``matrix`` (a file in ``workdir``) ``repeats`` times; returns the
+    sorted flow completion times (s) of the lowest-CPU run, its wall and CPU seconds.
+
+    htsim prints one line per flow, "Flow ... finished at <µs> ...", when the sender has
+    every byte acknowledged; the flows here all start at 0, so that is the completion time.
+    """
+    best = None
+    n_flows = int(open(os.path.join(workdir, matrix)).read().split("Connections", 1)[1].split()[0])
+    out = os.path.join(workdir, "htsim.out")
+    for _ in range(repeats):
+        with open(out, "w") as f:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([binary, "-tm", matrix, *args, "-topo", "fabric.topo"], cwd=workdir,
+                                    stdout=f, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{binary} exited with {proc.returncode}; its output is in {out}")
+        cpu = usage.ru_utime + usage.ru_stime
+        if best is None or cpu < best[2]:
+            text = open(out).read()
+            fct = sorted(float(m) * 1e-6 for m in re.findall(r" finished at ([-+.0-9eE]+)", text))
+            if len(fct) != n_flows:
+                raise RuntimeError(f"htsim finished {len(fct)} of {n_flows} flows (raise -end?); see {out}")
+            best = (fct, wall, cpu)
+    return best
+
+
+def htsim_workdir(n_bytes: int, seed: int = 1) -> str:
+    """A temporary directory holding fabric.topo, perm.cm (seed ``seed``) and incast.cm."""
+    d = tempfile.mkdtemp(prefix="bench_sim_htsim_")
+    n_hosts = FABRIC[0] * FABRIC[2]
+    with open(os.path.join(d, "fabric.topo"), "w") as f:
+        f.write(htsim_topology_text())
+    with open(os.path.join(d, "perm.cm"), "w") as f:
+        f.write(htsim_matrix_text(n_hosts, permutation_flows(n_hosts, n_bytes, seed)))
+    with open(os.path.join(d, "incast.cm"), "w") as f:
+        f.write(htsim_matrix_text(n_hosts, incast_flows(n_bytes)))
+    return d
 
 
 def fabric_incast(config: str, n_bytes: int = 2_000_000, event_by_event: bool = False):
@@ -232,36 +321,95 @@ def section_events(quick: bool) -> None:
     print(f"  trivial heapq push/pop loop: {trivial_loop(200_000):,.0f} events/s")
 
 
-def section_fabric(quick: bool, reference: bool, unit: float) -> None:
+def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None = None) -> None:
+    """Section 2. With ``htsim`` (the path of an htsim_uec binary) htsim runs the same
+    fabric and traffic, timed in this run (best CPU of three); otherwise the issue's
+    htsim figures are printed beside netlab's."""
     repeats = 1 if quick else 2
     n_bytes = 200_000 if quick else 2_000_000
+    workdir = htsim_workdir(n_bytes) if htsim else None
+    source = "htsim here, same flows" if htsim else "htsim, issue 15"
     print(f"\n2. two-tier fabric {FABRIC[0]} leaves x {FABRIC[2]} hosts, {FABRIC[1]} spines, 100 Gb/s, 1 us links "
           f"({n_bytes / 1e6:g} MB per host); x bare = CPU time / bare loop")
     print(f"  {'run':22s} {'wall s':>7s} {'cpu s':>6s} {'x bare':>7s} {'events':>9s} {'FCT p50 us':>10s} "
-          f"{'FCT max us':>10s} | htsim {'wall s':>6s} {'p50':>6s} {'max':>6s}")
+          f"{'FCT max us':>10s} | {source}: {'wall s':>6s} {'cpu s':>6s} {'x bare':>6s} {'p50':>7s} {'max':>7s}"
+          + ("  netlab/htsim wall, cpu" if htsim else ""))
+
+    def htsim_columns(fct_s, wall, cpu, wall_n, cpu_n):
+        return (f"{wall:6.2f} {cpu:6.2f} {cpu / unit:6.1f} {statistics.median(fct_s) * 1e6:7.1f} "
+                f"{fct_s[-1] * 1e6:7.1f}  {wall_n / wall:5.1f}x {cpu_n / cpu:5.1f}x")
+
+    h_incast = None
     for scheme in ("ecmp", "spray", "adaptive"):
-        r, wall, cpu = timed(lambda: permutation(scheme, n_bytes=n_bytes), repeats)
+        r, wall_n, cpu_n = timed(lambda: permutation(scheme, n_bytes=n_bytes), repeats)
         fct = sorted(r.completion_times_s)
-        h = HTSIM[scheme]
-        print(f"  permutation {scheme:10s} {wall:7.2f} {cpu:6.2f} {cpu / unit:7.1f} {r.events_processed:9d} "
-              f"{statistics.median(fct) * 1e6:10.1f} {fct[-1] * 1e6:10.1f} | {h[0]:12.2f} {h[1]:6.1f} {h[2]:6.1f}",
+        if htsim:
+            cols = htsim_columns(*run_htsim(htsim, workdir, "perm.cm", HTSIM_ARGS[scheme], 1 if quick else 3),
+                                 wall_n, cpu_n)
+        else:
+            h = HTSIM[scheme]
+            cols = f"{h[0]:6.2f} {'':6s} {'':6s} {h[1]:7.1f} {h[2]:7.1f}"
+        print(f"  permutation {scheme:10s} {wall_n:7.2f} {cpu_n:6.2f} {cpu_n / unit:7.1f} {r.events_processed:9d} "
+              f"{statistics.median(fct) * 1e6:10.1f} {fct[-1] * 1e6:10.1f} | {'':{len(source) + 1}s} {cols}",
               flush=True)
         if reference:
             ref = permutation(scheme, n_bytes=n_bytes, event_by_event=True)
             print(f"    reference mode: {ref.events_processed} events; completion times identical: "
                   f"{ref.completion_times_s == r.completion_times_s}")
+    if htsim:
+        h_incast = run_htsim(htsim, workdir, "incast.cm", HTSIM_ARGS["incast"], 1 if quick else 3)
     for config in ("roce-pfc", "uet-trim-credits"):
-        r, wall, cpu = timed(lambda: fabric_incast(config, n_bytes), repeats)
-        print(f"  incast {config:15s} {wall:7.2f} {cpu:6.2f} {cpu / unit:7.1f} {r.events:9d} "
-              f"{r.mean_completion_s * 1e6:10.1f} {r.max_completion_s * 1e6:10.1f} | "
-              f"{HTSIM_INCAST_WALL_S[0]:.2f}-{HTSIM_INCAST_WALL_S[1]:.2f} {'':6s} {HTSIM_INCAST_TAIL_S * 1e6:6.0f}"
-              f"   ({r.retransmitted_packets} resent, {r.timeouts} timeouts; p50 column = mean)", flush=True)
+        r, wall_n, cpu_n = timed(lambda: fabric_incast(config, n_bytes), repeats)
+        if htsim:
+            fct, wall_h, cpu_h = h_incast
+            cols = (f"{wall_h:6.2f} {cpu_h:6.2f} {cpu_h / unit:6.1f} {statistics.fmean(fct) * 1e6:7.0f} "
+                    f"{fct[-1] * 1e6:7.0f}  {wall_n / wall_h:5.1f}x {cpu_n / cpu_h:5.1f}x")
+        else:
+            cols = (f"{HTSIM_INCAST_WALL_S[0]:.2f}-{HTSIM_INCAST_WALL_S[1]:.2f} {'':6s} {'':6s} {'':7s} "
+                    f"{HTSIM_INCAST_TAIL_S * 1e6:7.0f}")
+        print(f"  incast {config:15s} {wall_n:7.2f} {cpu_n:6.2f} {cpu_n / unit:7.1f} {r.events:9d} "
+              f"{r.mean_completion_s * 1e6:10.1f} {r.max_completion_s * 1e6:10.1f} | {'':{len(source) + 1}s} {cols}"
+              f"   ({r.retransmitted_packets} resent, {r.timeouts} timeouts; p50 columns = mean)", flush=True)
         if reference:
             ref = fabric_incast(config, n_bytes, event_by_event=True)
             same = (ref.max_completion_s, ref.mean_completion_s) == (r.max_completion_s, r.mean_completion_s)
             print(f"    reference mode: {ref.events} events; tail and mean identical: {same}")
-    print(f"  htsim x bare is unknown (htsim was not timed beside this loop); the issue's own ratios put "
-          f"netlab at 11-20x htsim before this work")
+    if htsim:
+        print(f"  htsim's incast is one run ({' '.join(HTSIM_ARGS['incast'])}) set beside both netlab "
+              f"configurations; its input files are in {workdir}")
+    else:
+        print("  htsim x bare is unknown (htsim was not timed beside this loop; pass --htsim PATH to time it)")
+
+
+def section_seeds(n_seeds: int, quick: bool, htsim: str | None = None) -> None:
+    """The ECMP permutation's FCT median for seeds 1 .. n_seeds: the seed draws the
+    permutation and each flow's entropy, so which flows share an uplink. htsim gets the
+    same permutation for each seed and ``-seed`` (its entropies and switch hash salts)."""
+    n_bytes = 200_000 if quick else 2_000_000
+    n_hosts = FABRIC[0] * FABRIC[2]
+    print(f"\n2b. ECMP permutation, {n_hosts} hosts x {n_bytes / 1e6:g} MB: FCT median (and max) per seed")
+    rows = []
+    for seed in range(1, n_seeds + 1):
+        fct = sorted(permutation("ecmp", n_bytes=n_bytes, seed=seed).completion_times_s)
+        row = [statistics.median(fct), fct[-1]]
+        text = f"  seed {seed:2d}: netlab {row[0] * 1e6:7.1f} us (max {row[1] * 1e6:7.1f})"
+        if htsim:
+            workdir = tempfile.mkdtemp(prefix="bench_sim_htsim_seed_")
+            with open(os.path.join(workdir, "fabric.topo"), "w") as f:
+                f.write(htsim_topology_text())
+            with open(os.path.join(workdir, "perm.cm"), "w") as f:
+                f.write(htsim_matrix_text(n_hosts, permutation_flows(n_hosts, n_bytes, seed)))
+            h_fct = run_htsim(htsim, workdir, "perm.cm", HTSIM_ARGS["ecmp"] + ["-seed", str(seed)], 1)[0]
+            row += [statistics.median(h_fct), h_fct[-1]]
+            text += f"   htsim {row[2] * 1e6:7.1f} us (max {row[3] * 1e6:7.1f})"
+        rows.append(row)
+        print(text, flush=True)
+    for col, name in ((0, "netlab"), (2, "htsim")):
+        if col < len(rows[0]):
+            med = [r[col] * 1e6 for r in rows]
+            spread = f", sample std {statistics.stdev(med):.1f}" if len(med) > 1 else ""
+            print(f"  {name}: median of FCT mean {statistics.fmean(med):.1f} us, range {min(med):.1f}-"
+                  f"{max(med):.1f} us{spread}")
 
 
 def section_scaling(quick: bool, unit: float) -> None:
@@ -308,18 +456,34 @@ def section_chapter4(quick: bool) -> None:
           f"{wall:.1f} s wall, {cpu:.1f} s CPU")
 
 
-def main(quick: bool = False, reference: bool = False) -> None:
+def main(quick: bool = False, reference: bool = False, htsim: str | None = None, seeds: int = 0) -> None:
+    if htsim is not None and not os.access(htsim, os.X_OK):
+        raise SystemExit(f"--htsim {htsim}: not an executable file")
     unit = bare_unit_s()
-    print(f"bare loop (64 x 2 MB incast, best of 3): {unit:.3f} s CPU")
+    print(f"bare loop (64 x 2 MB incast, best of 3): {unit:.3f} s CPU; load average {os.getloadavg()[0]:.2f}")
     section_events(quick)
-    section_fabric(quick, reference, unit)
+    section_fabric(quick, reference, unit, htsim)
+    if seeds:
+        section_seeds(seeds, quick, htsim)
     section_scaling(quick, unit)
     section_memory(quick)
     section_chapter4(quick)
     again = bare_unit_s()
     print(f"\nbare loop again at the end: {again:.3f} s CPU (the ratios above use {unit:.3f} s; "
-          f"a large change means the machine's load changed during the run)")
+          f"a large change means the machine's load changed during the run); load average "
+          f"{os.getloadavg()[0]:.2f}")
+
+
+def _option(name: str, convert):
+    """The value after ``name`` on the command line, or None."""
+    if name not in sys.argv:
+        return None
+    k = sys.argv.index(name)
+    if k + 1 >= len(sys.argv):
+        raise SystemExit(f"{name} needs a value")
+    return convert(sys.argv[k + 1])
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv, reference="--reference" in sys.argv)
+    main(quick="--quick" in sys.argv, reference="--reference" in sys.argv, htsim=_option("--htsim", str),
+         seeds=_option("--seeds", int) or 0)
