@@ -65,16 +65,17 @@ ECMP 353.4/850.9, oblivious 194.7/234.3, REPS 193.2/201.7 µs; incast mean 20,80
 20,920 µs.
 
 Measured on this kind of machine (2 cores shared with other jobs; load average 2.3-6
-during the runs), htsim and netlab in the same sessions (four runs of section 2, three of
+during the runs), htsim and netlab in the same sessions (five runs of section 2, four of
 them with ``--htsim``), best of each over the runs; x bare uses each run's own bare loop
-(0.134-0.149 s CPU)::
+(0.134-0.149 s CPU); the wall ratio is best over best, and in brackets the quietest run's
+(load 2.9, wall within 15 % of CPU)::
 
-    run                  htsim wall / CPU s  x bare | netlab wall / CPU s  x bare | netlab/htsim CPU
-    permutation ECMP         0.37 / 0.35    2.5-2.8 |     3.93 / 3.78   27-34    |  10.6-12.3x
-    oblivious / spray        0.39 / 0.38    2.7-3.1 |     5.71 / 4.70   34-43    |  10.9-14.6x
-    REPS / adaptive          0.64 / 0.39    2.8-3.0 |     6.51 / 5.82   42-46    |  14.1-15.3x
-    incast, one htsim run    0.34 / 0.22    1.5-1.6 | RoCE+PFC 2.08 / 2.08 15-17 |  10.6-11.0x
-                                                    | UET trim 3.49 / 3.49 25-31 |  18.4-20.6x
+    run                  htsim wall / CPU s  x bare | netlab wall / CPU s  x bare | netlab/htsim wall    CPU
+    permutation ECMP         0.37 / 0.35    2.5-2.8 |     3.93 / 3.78   27-34    |  10.6x (12.0x)  10.5-12.3x
+    oblivious / spray        0.37 / 0.37    2.6-3.1 |     5.13 / 4.70   34-43    |  13.9x (13.8x)  10.9-14.6x
+    REPS / adaptive          0.40 / 0.39    2.7-3.0 |     5.64 / 5.54   38-46    |  14.1x (14.1x)  14.1-15.3x
+    incast, one htsim run    0.22 / 0.22    1.5-1.6 | RoCE+PFC 2.08 / 2.08 15-17 |   9.5x (10.4x)  10.4-11.0x
+                                                    | UET trim 3.49 / 3.49 25-31 |  15.9x (17.2x)  17.1-20.6x
 
 htsim's walls on the snapshot's own matrices, timed alone in the same session: 0.35,
 0.39, 0.37 and 0.23 s (CPU 0.35, 0.38, 0.36, 0.20 s). Wall equals CPU time while a
@@ -426,7 +427,7 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
             cols = (f"{wall_h:6.2f} {cpu_h:6.2f} {cpu_h / unit:6.1f} {statistics.fmean(fct) * 1e6:7.0f} "
                     f"{fct[-1] * 1e6:7.0f}  {wall_n / wall_h:5.1f}x {cpu_n / cpu_h:5.1f}x")
         else:
-            cols = (f"{HTSIM_INCAST_WALL_S[0]:.2f}-{HTSIM_INCAST_WALL_S[1]:.2f} {'':6s} {'':6s} {'':7s} "
+            cols = (f"{HTSIM_INCAST_WALL_S[0]:.2f}-{HTSIM_INCAST_WALL_S[1]:.2f} {'':3s} {'':6s} {'':7s} "
                     f"{HTSIM_INCAST_TAIL_S * 1e6:7.0f}")
         print(f"  incast {config:15s} {wall_n:7.2f} {cpu_n:6.2f} {cpu_n / unit:7.1f} {r.events:9d} "
               f"{r.mean_completion_s * 1e6:10.1f} {r.max_completion_s * 1e6:10.1f} | {'':{len(source) + 1}s} {cols}"
@@ -450,14 +451,12 @@ def section_seeds(n_seeds: int, quick: bool, htsim: str | None = None) -> None:
     n_hosts = FABRIC[0] * FABRIC[2]
     print(f"\n2b. ECMP permutation, {n_hosts} hosts x {n_bytes / 1e6:g} MB: FCT median (and max) per seed")
     rows = []
+    workdir = htsim_workdir(n_bytes) if htsim else None
     for seed in range(1, n_seeds + 1):
         fct = sorted(permutation("ecmp", n_bytes=n_bytes, seed=seed).completion_times_s)
         row = [statistics.median(fct), fct[-1]]
         text = f"  seed {seed:2d}: netlab {row[0] * 1e6:7.1f} us (max {row[1] * 1e6:7.1f})"
         if htsim:
-            workdir = tempfile.mkdtemp(prefix="bench_sim_htsim_seed_")
-            with open(os.path.join(workdir, "fabric.topo"), "w") as f:
-                f.write(htsim_topology_text())
             with open(os.path.join(workdir, "perm.cm"), "w") as f:
                 f.write(htsim_matrix_text(n_hosts, permutation_flows(n_hosts, n_bytes, seed)))
             # -end 5000: a 3-way collision can outlast the 1000 us (seed 5 ends at 1009 us)
