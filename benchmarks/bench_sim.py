@@ -89,6 +89,9 @@ flow ends at 1,009 µs). FCT median, µs::
     netlab  422.4  332.1  429.1  332.2  336.0  333.1  341.4  331.6  357.2  331.6-429.1
     htsim   335.6  337.3  366.9  335.7  336.5  339.4  337.4  329.2  339.7  329.2-366.9
 
+(htsim on the snapshot's own permutation, only ``-seed`` 1-8 varied: 337.0, 334.4,
+335.8, 323.4, 336.2, 331.7, 305.6, 326.1 µs, mean 328.8.)
+
 Both are per-flow ECMP: htsim's ``-paths 1`` (the default ``mixed`` multipath with one
 path) gives each flow one random 16-bit entropy, and every switch hashes (flow id,
 entropy, a random salt per switch) with FreeBSD's hash modulo its uplinks; netlab hashes
