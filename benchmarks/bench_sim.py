@@ -473,7 +473,7 @@ def section_seeds(n_seeds: int, quick: bool, htsim: str | None = None) -> None:
         if col < len(rows[0]):
             med = [r[col] * 1e6 for r in rows]
             spread = f", sample std {statistics.stdev(med):.1f}" if len(med) > 1 else ""
-            print(f"  {name}: median of FCT mean {statistics.fmean(med):.1f} us, range {min(med):.1f}-"
+            print(f"  {name}: FCT medians: mean {statistics.fmean(med):.1f} us, range {min(med):.1f}-"
                   f"{max(med):.1f} us{spread}")
 
 
