@@ -77,6 +77,20 @@ them with ``--htsim``), best of each over the runs; x bare uses each run's own b
     incast, one htsim run    0.22 / 0.22    1.5-1.6 | RoCE+PFC 2.08 / 2.08 15-17 |   9.5x (10.4x)  10.4-11.0x
                                                     | UET trim 3.49 / 3.49 25-31 |  15.9x (17.2x)  17.1-20.6x
 
+With netlab acknowledging as htsim does (section 2 since then: one SACK per 4 packets, 4
+credits per CREDIT packet), one run with ``--htsim --seeds 8`` (load 2.4-3.6, bare loop
+0.139 s), CPU seconds, htsim / netlab as htsim / netlab one SACK per packet / ratio::
+
+    permutation ECMP         0.35 / 2.64 / 3.90   7.5x   (x bare 2.5 / 18.9)
+    spray vs oblivious       0.41 / 3.23 / 5.11   7.9x   (x bare 2.9 / 23.2)
+    adaptive vs REPS         0.45 / 3.76 / 6.09   8.3x   (x bare 3.2 / 26.9)
+    incast RoCE+PFC          0.23 / 2.30 /  --    9.9x   (go-back-N acknowledges every packet)
+    incast UET trim+credits  0.23 / 3.19 / 3.95  13.7x   (x bare 1.7 / 22.9)
+
+FCT medians on the same flows: ECMP seeds 1-8, median of medians 331.1 µs (netlab) and
+336.9 µs (htsim); spraying 178.1 vs 194.7 µs; adaptive 185.4 vs REPS 193.2 µs; incast tail
+20,650 vs 20,920 µs.
+
 htsim's walls on the snapshot's own matrices, timed alone in the same session: 0.35,
 0.39, 0.37 and 0.23 s (CPU 0.35, 0.38, 0.36, 0.20 s). Wall equals CPU time while a
 core is free (netlab's RoCE incast: 2.08 / 2.08 s); with more jobs than cores the walls

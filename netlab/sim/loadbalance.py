@@ -229,7 +229,7 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     """
     validate.choice("scheme", scheme, SCHEMES)
     validate.choice("pattern", pattern, PATTERNS)
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=64, why=SCENARIO_WHY)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=128, why=SCENARIO_WHY)
     n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=64, why=SCENARIO_WHY)
     hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=64, why=SCENARIO_WHY)
     bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
