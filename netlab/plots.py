@@ -9,16 +9,20 @@ lightened where needed so that every colour has at least 3:1 contrast (WCAG's
 minimum for graphics) against both the site's light background (white) and its
 dark one (:data:`DARK_BACKGROUND`): one palette serves both themes, and only the
 neutrals (text, axes, background) switch. :func:`figure_to_svg` writes a figure
-as a small SVG whose neutrals follow the reader's colour scheme.
+as a small SVG whose neutrals follow the reader's colour scheme. Inside
+:func:`narrow_figures`, :func:`figure` draws for a phone's column instead (the explorers'
+phone frames): at most :data:`NARROW_WIDTH_IN` wide, side-by-side panels stacked.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+import contextlib
 import html
 import io
 import re
+import threading
 
 import matplotlib
 import matplotlib.figure
@@ -193,6 +197,96 @@ def color(name: str) -> str:
     raise ValueError(f"name must be one of {sorted(TECH_COLORS) + sorted(OKABE_ITO)}, got {name!r}")
 
 
+#: Width (inches) of the figures drawn inside :func:`narrow_figures`: an explorer's phone frames.
+#: Text keeps its size in points, so a narrower figure shows it larger in the same column: a
+#: 3.6-inch (259 pt) frame in a phone's 340 px column draws 10 pt tick labels at 13 px and 7 pt
+#: superscripts at 9 px, where a 6.4-inch one drew them at 7 and 5 px.
+NARROW_WIDTH_IN = 3.6
+_NARROW = threading.local()
+
+
+@contextlib.contextmanager
+def narrow_figures(width_in: float = NARROW_WIDTH_IN) -> Iterator[None]:
+    """Within this block (in this thread), :func:`figure` draws for a phone's column.
+
+    A figure is at most ``width_in`` wide, keeping its height; a row of panels
+    (``nrows=1, ncols>1``) becomes a column of them, each as tall as the row was. The
+    axes come back in the same order and shape (a 1-D array), so a drawing function
+    that unpacks ``fig, (left, right) = figure(ncols=2)`` draws both forms unchanged.
+    """
+    if not 1.0 <= width_in <= 20.0:
+        raise ValueError(f"width_in must be between 1 and 20 inches, got {width_in}")
+    previous = getattr(_NARROW, "width_in", None)
+    _NARROW.width_in = float(width_in)
+    try:
+        yield
+    finally:
+        _NARROW.width_in = previous
+
+
+def fit_narrow(fig) -> None:
+    """Finish a figure drawn inside :func:`narrow_figures` for a phone's column, in place.
+
+    A narrow figure keeps every text at its size in points, so a title or axis label written
+    for 6.4 inches can be wider than the figure (and be cut at its edges), and a legend inside
+    the axes covers more of the data. Here every title and x-axis label wider than the figure
+    is wrapped onto more lines, and each axes' legend moves under its axes, in as many columns
+    as fit the width; the figure grows by the legend's height, so the plot keeps its size.
+    """
+    import textwrap
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import ScaledTranslation
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    room = 0.96 * fig.bbox.width
+
+    def fits(text) -> bool:
+        # a centred title or label may reach as far as the nearer edge of the figure on both sides
+        box = text.get_window_extent(renderer)
+        centre = (box.x0 + box.x1) / 2
+        return box.width <= max(0.5 * room, 2 * min(centre, fig.bbox.width - centre) - 0.04 * fig.bbox.width)
+
+    def wrap(text) -> bool:
+        words = text.get_text().replace("\n", " ")
+        if not words or "$" in words or fits(text):
+            return False
+        chars = len(words)
+        while chars > 8:
+            chars -= 2
+            text.set_text("\n".join(textwrap.wrap(words, chars)))
+            if fits(text):
+                break
+        return True
+
+    titles = [fig._suptitle] if getattr(fig, "_suptitle", None) is not None else []
+    for ax in fig.axes:
+        titles += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label]
+    for _ in range(3):      # wrapping moves the axes (the layout is redone), and so the room
+        fig.draw_without_rendering()
+        if not any([wrap(text) for text in titles]):
+            break
+    for ax in fig.axes:
+        old = ax.get_legend()
+        if old is None or not old.get_visible():
+            continue
+        handles, labels = old.legend_handles, [t.get_text() for t in old.get_texts()]
+        options = {"fontsize": old.get_texts()[0].get_fontsize() if labels else None,
+                   "title": old.get_title().get_text() or None, "frameon": old.get_frame_on()}
+        old.remove()
+        # from the bottom of the axes to the bottom of its x-axis (tick labels and label), in points
+        below = max(0.0, ax.get_window_extent(renderer).y0 - ax.xaxis.get_tightbbox(renderer).y0)
+        shift = ScaledTranslation(0, -(below / fig.dpi + 4 / 72), fig.dpi_scale_trans)
+        for ncols in range(len(labels), 0, -1):
+            legend = ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                               bbox_transform=ax.transAxes + shift, ncols=ncols, **options)
+            if legend.get_window_extent(renderer).width <= room:
+                break
+        fig.set_figheight(fig.get_figheight() + legend.get_window_extent(renderer).height / fig.dpi + 0.05)
+        fig.draw_without_rendering()
+
+
 def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: float = 3.6,
            **subplot_kw) -> tuple[Figure, object]:
     """A new figure in the book's style; returns ``(fig, ax)`` like ``plt.subplots``.
@@ -200,8 +294,14 @@ def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: flo
     The figure is not registered with pyplot, so creating many (as the
     kernel-free widgets do) leaks nothing; display it with ``display(fig)`` or by
     making it a cell's last expression. The book style is applied to matplotlib's
-    defaults on first use, so every netlab figure looks the same.
+    defaults on first use, so every netlab figure looks the same. Inside
+    :func:`narrow_figures` the figure is drawn for a phone instead.
     """
+    narrow = getattr(_NARROW, "width_in", None)
+    if narrow is not None:
+        if nrows == 1 and ncols > 1:
+            nrows, ncols, height_in = ncols, 1, height_in * ncols
+        width_in = min(width_in, narrow)
     matplotlib.rcParams.update(STYLE)
     fig = Figure(figsize=(width_in, height_in), layout="constrained")
     axes = fig.subplots(nrows=nrows, ncols=ncols, **subplot_kw)

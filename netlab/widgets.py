@@ -22,7 +22,11 @@ In Jupyter every setting is drawn once and kept: the default at once, the others
 background thread (nearest settings first, with a progress line), so moving a control
 swaps a ready picture instead of redrawing the figure. On the site the frames are
 compact SVGs (sharp at any width, following the light or dark theme) whose common
-pieces (axes, ticks, legends) are stored once per explorer.
+pieces (axes, ticks, legends) are stored once per explorer. Each setting is drawn twice
+there: at the figure's own size, and narrow (:func:`netlab.plots.narrow_figures`, panels
+stacked) for a phone, whose column would shrink the wide frame's text below
+:data:`SMALLEST_TEXT_PX`; the page script shows the narrow frame where the column is too
+narrow for the wide one.
 
 The explorer decides what to show through ``_repr_mimebundle_``: it offers the
 live widget view and, when ``NETLAB_STATIC_WIDGETS=1`` is set (as ``make book``
@@ -40,6 +44,7 @@ import html
 import io
 import itertools
 import json
+import math
 import os
 import re
 import threading
@@ -53,6 +58,9 @@ MAX_FRAMES = 64        # keeps page weight and build time bounded
 FRAME_DPI = 72         # resolution of figure_to_png_data_uri's PNGs (site frames are SVG)
 LIVE_DPI = 100         # resolution of the live form's PNGs
 KINDS = ("slider", "select")
+#: The smallest label (CSS px) an explorer's wide frame may show: where a column is too narrow for
+#: the wide frame's smallest label to reach it, the page shows the narrow (phone) frame instead.
+SMALLEST_TEXT_PX = 9
 #: How code names that labs pass as control values are shown when no ``fmt`` is given (anything
 #: else shows as is, underscores as spaces): the flow-control modes of chapter 4's simulator,
 #: the load-balancing schemes of chapter 5, the optics options of chapter 9.
@@ -228,16 +236,25 @@ class Explorer:
 
     # --- kernel-free form -------------------------------------------------------------
     def frames(self) -> dict[str, dict]:
-        """Every frame, keyed ``"i-j-..."`` by control indices: ``{"svg", "alt", "readout"}``."""
+        """Every frame, keyed ``"i-j-..."`` by control indices: ``{"svg", "narrow", "alt", "readout"}``.
+
+        ``narrow`` is the same setting drawn for a phone (:func:`netlab.plots.narrow_figures`),
+        or None when that is the same picture (a figure already that narrow).
+        """
         from netlab import plots
 
         out = {}
         for indices in self.keys():
             values = self._values(indices)
-            fig, text = self.render(**values)
             with _RENDER_LOCK:
+                fig, text = self.render(**values)
                 svg = plots.figure_to_svg(fig)
-            out["-".join(map(str, indices))] = {"svg": svg, "alt": self._alt_text(values), "readout": text}
+                with plots.narrow_figures():
+                    narrow_fig, _ = self.render(**values)
+                plots.fit_narrow(narrow_fig)
+                narrow = plots.figure_to_svg(narrow_fig)
+            out["-".join(map(str, indices))] = {"svg": svg, "narrow": None if narrow == svg else narrow,
+                                                "alt": self._alt_text(values), "readout": text}
         return out
 
     def static_html(self) -> str:
@@ -245,17 +262,21 @@ class Explorer:
 
         Frames are SVGs cut after every ``</g>``; identical pieces (axes, ticks, legends
         that do not change with the controls) are stored once in a shared list, and a
-        frame is a list of ``[first piece, count]`` runs into it.
+        frame is a list of ``[first piece, count]`` runs into it (``parts``; ``narrow``
+        for its phone form, runs into a list of its own, ``netlab-explorer-narrow-pieces``). ``data-narrow-below`` is the frame width
+        (CSS px) under which the wide default frame's smallest label would fall below
+        :data:`SMALLEST_TEXT_PX`: the page script shows the narrow frames there.
         """
         from netlab import plots
 
         frames = self.frames()
         pieces: list[str] = []
-        index: dict[str, int] = {}
+        narrow_pieces: list[str] = []
         table = {}
-        for key, frame in frames.items():
+
+        def runs_of(svg: str, pieces: list[str], index: dict[str, int]) -> list[int]:
             runs: list[int] = []
-            for piece in re.split(r"(?<=</g>)", frame["svg"]):
+            for piece in re.split(r"(?<=</g>)", svg):
                 if not piece:
                     continue
                 k = index.setdefault(piece, len(pieces))
@@ -265,11 +286,23 @@ class Explorer:
                     runs[-1] += 1
                 else:
                     runs += [k, 1]
-            table[key] = {"parts": runs, "alt": frame["alt"], "readout": frame["readout"]}
+            return runs
+
+        wide_index: dict[str, int] = {}
+        narrow_index: dict[str, int] = {}
+        for key, frame in frames.items():
+            table[key] = {"parts": runs_of(frame["svg"], pieces, wide_index), "alt": frame["alt"],
+                          "readout": frame["readout"]}
+            if frame.get("narrow"):
+                table[key]["narrow"] = runs_of(frame["narrow"], narrow_pieces, narrow_index)
         uid = "nlx-" + uuid.uuid4().hex[:8]
         default_key = "-".join(map(str, self.default_key()))
         first = frames[default_key]
-        parts = [f'<div class="netlab-explorer" id="{uid}" data-default="{default_key}">']
+        narrow_below = ""
+        if first.get("narrow") and "<text" in first["svg"]:
+            view_width, smallest = svg_text_scale(first["svg"])
+            narrow_below = f' data-narrow-below="{math.ceil(SMALLEST_TEXT_PX * view_width / smallest)}"'
+        parts = [f'<div class="netlab-explorer" id="{uid}" data-default="{default_key}"{narrow_below}>']
         if self.title:
             parts.append(f'<p class="netlab-explorer-title"><strong>{html.escape(self.title)}</strong></p>')
         parts.append('<div class="netlab-explorer-controls">')
@@ -293,7 +326,8 @@ class Explorer:
         parts.append(f'<img class="netlab-explorer-frame dark-light" src="{html.escape(plots.svg_data_uri(first["svg"]))}" '
                      f'alt="{html.escape(first["alt"])}">')
         parts.append(f'<p class="netlab-explorer-readout" aria-live="polite">{html.escape(first["readout"])}</p>')
-        for cls, data in (("netlab-explorer-pieces", pieces), ("netlab-explorer-frames", table)):
+        for cls, data in (("netlab-explorer-pieces", pieces), ("netlab-explorer-narrow-pieces", narrow_pieces),
+                          ("netlab-explorer-frames", table)):
             text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
             parts.append(f'<script type="application/json" class="{cls}">{text}</script>')
         parts.append('<p class="netlab-explorer-note">Precomputed frames: move a control to switch. '
@@ -411,6 +445,20 @@ class Explorer:
             return bundle
         bundle.update({k: v for k, v in view._repr_mimebundle_().items() if k != "text/plain"})
         return bundle
+
+
+def svg_text_scale(svg: str) -> tuple[float, float]:
+    """``(viewBox width, smallest label size)`` of a netlab SVG, both in its user units (points):
+    shown ``w`` CSS px wide, its smallest label is ``w * smallest / width`` px.
+
+    A label's size is that of its largest part: the superscript of a tick label such as 10^3
+    (a smaller ``<tspan>``, 70 % of the label) does not count on its own."""
+    view = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', svg)
+    sizes = [max(map(float, found)) for text in re.findall(r"<text\b.*?</text>", svg, flags=re.S)
+             if (found := re.findall(r"font-size: ?([\d.]+)px", text))]
+    if view is None or not sizes:
+        raise ValueError("not a netlab SVG with text: no viewBox, or no <text> with a font-size")
+    return float(view.group(1)), min(sizes)
 
 
 def _png_bytes(fig, dpi: int) -> bytes:

@@ -214,7 +214,7 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
                 hosts_per_leaf: int = 8, bytes_per_host: int = 1_000_000, bandwidth_bps: float = 100e9,
                 failed_link: tuple[int, int] | None = None, jobs: tuple | None = None,
                 seed: int = 0, propagation_s: float | None = None,
-                event_by_event: bool = False) -> FabricRun:
+                event_by_event: bool = False, ack_every: int = 1) -> FabricRun:
     """Run a traffic pattern on a non-blocking leaf-spine and time it.
 
     ``permutation``: every host sends ``bytes_per_host`` to one host on another leaf.
@@ -225,10 +225,11 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     and spine links run at ``bandwidth_bps``, with ``propagation_s`` each (default: the
     registry's cable assumption). ``event_by_event=True`` runs the simulator's
     reference mode (same results, more events; see :class:`~netlab.sim.network.Network`).
+    ``ack_every``: packets per SACK (see :mod:`netlab.sim.uet`; htsim's UEC sink uses 4).
     """
     validate.choice("scheme", scheme, SCHEMES)
     validate.choice("pattern", pattern, PATTERNS)
-    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=64, why=SCENARIO_WHY)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=128, why=SCENARIO_WHY)
     n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=64, why=SCENARIO_WHY)
     hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=64, why=SCENARIO_WHY)
     bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
@@ -248,7 +249,7 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
                      load_balancer=balancer(scheme), seed=seed, event_by_event=event_by_event)
     if failed_link is not None:
         fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *failed_link)
-    pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD)
+    pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
     rng = random.Random(seed)
     job_of = []
     for j, members in enumerate(jobs):

@@ -26,7 +26,7 @@ class Packet:
 
     __slots__ = ("kind", "flow_id", "src", "dst", "seq", "offset_bytes", "payload_bytes",
                  "size_bytes", "priority", "entropy", "ecn", "trimmed", "sent_s",
-                 "tail_s", "in_port", "held_bytes", "hops", "info")
+                 "tail_s", "in_port", "held_bytes", "hops", "info", "ack_request")
 
     def __init__(self, kind: str, flow_id: int, src: int, dst: int, size_bytes: int,
                  seq: int = 0, offset_bytes: int = 0, payload_bytes: int = 0,
@@ -49,6 +49,7 @@ class Packet:
         self.held_bytes = 0             # bytes charged to that ingress port's buffer
         self.hops = 0                   # links crossed so far
         self.info = info                # free slot for transports (e.g. SACK blocks)
+        self.ack_request = False        # the sender asks for an ACK at once (coalescing receivers)
 
     @property
     def is_data(self) -> bool:

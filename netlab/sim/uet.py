@@ -25,7 +25,16 @@ changes that [uet-ref-prov]:
   send ``initial_credit_packets`` unsolicited, then one packet per credit; the
   receiving host's :class:`CreditScheduler` grants credits round-robin at its own
   line rate, so N senders can never push more than the last link carries
-  (:class:`~netlab.sim.uet_cc.CreditScheduler`).
+  (:class:`~netlab.sim.uet_cc.CreditScheduler`). ``packets_per_credit`` credits
+  travel in one ``CREDIT`` packet (htsim's UEC sink pulls 4 MTUs at a time).
+* **Coalesced acknowledgements.** With ``ack_every = k`` the receiver sends one SACK
+  for every ``k`` packets it places, as real receivers do (htsim's UEC sink sends
+  one per 16 KB, 4 packets of 4 KB). It answers at once, whatever the count, a
+  packet marked ECN (the congestion signal must not wait), a duplicate, the flow's
+  last missing packet, and a packet whose sender asks for an ACK: the sender sets
+  ``ack_request`` on a retransmission and on the packet that fills its window, so
+  a sender that must wait for an ACK always gets one. The default, ``k = 1``,
+  acknowledges every packet.
 
 EXTENSION POINTS used: :class:`~netlab.sim.transport.Sender` /
 :class:`~netlab.sim.transport.Receiver` subclasses; a ``CREDIT`` control kind
@@ -60,6 +69,8 @@ class UETConfig:
     initial_credit_packets: int = 8      # unsolicited packets before the first credit
     reorder_threshold: int = 16          # later packets acknowledged before presuming a loss
     credit_timeout_s: float = 20e-6      # a credit unused this long is presumed lost with its packet
+    ack_every: int = 1                   # packets placed per SACK (1: acknowledge every packet)
+    packets_per_credit: int = 1          # credits carried by one CREDIT packet
 
     def __post_init__(self) -> None:
         validate.choice("mode", self.mode, MODES)
@@ -68,17 +79,21 @@ class UETConfig:
         validate.integer("initial_credit_packets", self.initial_credit_packets, minimum=1)
         validate.integer("reorder_threshold", self.reorder_threshold, minimum=1)
         validate.positive("credit_timeout_s", self.credit_timeout_s)
+        validate.integer("ack_every", self.ack_every, minimum=1, maximum=BITMAP_BITS,
+                         why="a SACK's bitmap covers at most that many packets")
+        validate.integer("packets_per_credit", self.packets_per_credit, minimum=1)
 
 
 def uet(mode: str = "RUD", spray: bool = True, credits: bool = False,
-        initial_credit_packets: int = 8, reorder_threshold: int = 16, credit_timeout_s: float = 20e-6):
+        initial_credit_packets: int = 8, reorder_threshold: int = 16, credit_timeout_s: float = 20e-6,
+        ack_every: int = 1, packets_per_credit: int = 1):
     """The ``(sender, receiver)`` pair for ``Network.add_flow(transport=...)``.
 
     ROD never sprays (ordered delivery wants one path). Each call makes fresh credit
     schedulers, one per receiving host, shared by the flows added with this pair.
     """
     config = UETConfig(mode, spray and mode != "ROD", credits, initial_credit_packets, reorder_threshold,
-                       credit_timeout_s)
+                       credit_timeout_s, ack_every, packets_per_credit)
     schedulers: dict = {}
     return (partial(UETSender, config=config),
             partial(UETReceiver, config=config, schedulers=schedulers))
@@ -141,7 +156,8 @@ class UETSender(Sender):
 
     def make_packet(self) -> Packet:
         seq = self._next_seq()
-        if self.resend and self.resend[0] == seq:
+        resent = bool(self.resend) and self.resend[0] == seq
+        if resent:
             self.resend.popleft()
             self.retransmitted_packets += 1
         else:
@@ -156,9 +172,16 @@ class UETSender(Sender):
         self.tx_of[seq] = tx
         self.in_flight_bytes += packet.size_bytes
         self.credits -= 1
+        if self.config.ack_every > 1 and (resent or self._window_full()):
+            packet.ack_request = True              # a retransmission, or nothing more until an ACK
         if self._deadline_s == math.inf:
             self.arm_timer(self.sim.now_s + self.rto_s)
         return packet
+
+    def _window_full(self) -> bool:
+        """After the packet just made: is there nothing more to send, or no window for it?"""
+        seq = self._next_seq()
+        return seq is None or self.in_flight_bytes + self._wire_bytes(seq) > self.cwnd_bytes
 
     # --- what comes back -------------------------------------------------------------
     def on_control(self, packet) -> None:
@@ -262,11 +285,15 @@ class UETReceiver(Receiver):
         self.released_bytes = 0                     # ROD: handed to the application in order
         self.scheduler = None
         self.grants: deque = deque()                # times of credits not yet used by an arrival
+        self.unacked = 0                            # packets placed since the last SACK
+        self.sacks_sent = 0
         if config.credits:
             if schedulers is None:
                 raise ValueError("receiver credits need the schedulers dict that uet() shares; "
                                  "build the transport with uet(credits=True)")
-            self.scheduler = schedulers.setdefault(host, CreditScheduler(network, host))
+            if host not in schedulers:
+                schedulers[host] = CreditScheduler(network, host, config.packets_per_credit)
+            self.scheduler = schedulers[host]
 
     def place(self, packet) -> None:
         """Write the payload at its offset (tests override this to check placement)."""
@@ -304,11 +331,20 @@ class UETReceiver(Receiver):
                 self.cumulative += 1
             if self.config.mode == "ROD":
                 self.released_bytes = min(self.flow.size_bytes, self.cumulative * self.network.mtu_bytes)
-            self._sack(packet)
+            self.unacked += 1
+            if (self.unacked >= self.config.ack_every or packet.ecn or packet.ack_request
+                    or self.n_received == self.n_packets):
+                self._sack(packet)
         if self.scheduler is not None:
             self.scheduler.wake(self)
 
     def _sack(self, packet) -> None:
+        """One SACK for the packets placed since the last one (at least this one): its
+        cumulative point, bitmap, this packet's seq, transmission index, ECN bit and send
+        time, and how many packets it reports (congestion control counts them)."""
         bitmap = (self.received_mask >> self.cumulative) & _BITMAP_MASK
+        count = self.unacked if self.unacked else 1
+        self.unacked = 0
+        self.sacks_sent += 1
         self.send_ack(SACK, self.cumulative,
-                      (self.cumulative, bitmap, packet.seq, packet.info, packet.ecn, packet.sent_s))
+                      (self.cumulative, bitmap, packet.seq, packet.info, packet.ecn, packet.sent_s, count))

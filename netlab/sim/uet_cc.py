@@ -70,7 +70,7 @@ class NSCC(CongestionControl):
             self._decrease(sender)
         elif not ecn:
             step = self.ai_bytes if high else self.fi_bytes
-            acked = sender.mtu_bytes
+            acked = sender.mtu_bytes * (info[6] if len(info) > 6 else 1)   # packets this SACK reports
             sender.cwnd_bytes = min(sender.max_cwnd_bytes, sender.cwnd_bytes + step * acked / sender.cwnd_bytes)
 
     def on_trim(self, sender, packet) -> None:
@@ -86,12 +86,15 @@ class CreditScheduler:
     The request is implied by a flow's first packet; from then on the scheduler
     grants a credit (a ``CREDIT`` control packet) every ``(mtu + header) * 8 / rate``
     seconds to the next flow that still needs packets, and sleeps when none does.
+    With ``packets_per_credit = k`` one CREDIT packet carries up to ``k`` credits
+    (no more than the flow needs) and the next grant waits that many packet-times.
     """
 
-    def __init__(self, network, host) -> None:
+    def __init__(self, network, host, packets_per_credit: int = 1) -> None:
         self.network = network
         self.sim = network.sim
         self.host = host
+        self.packets_per_credit = packets_per_credit
         self.interval_s = (network.mtu_bytes + network.header_bytes) * 8.0 / host.port.bandwidth_bps
         self.flows: list = []
         self._rr = 0
@@ -109,11 +112,13 @@ class CreditScheduler:
         n = len(self.flows)
         for i in range(n):
             r = self.flows[(self._rr + i) % n]
-            if r.credit_need > 0:
+            need = r.credit_need
+            if need > 0:
                 self._rr = (self._rr + i + 1) % n
-                r.grants.append(self.sim.now_s)
-                self.credits_sent += 1
-                r.send_ack(CREDIT, 1)
-                self.sim.after(self.interval_s, self._tick)
+                k = need if need < self.packets_per_credit else self.packets_per_credit
+                r.grants.extend([self.sim.now_s] * k)
+                self.credits_sent += k
+                r.send_ack(CREDIT, k)
+                self.sim.after(k * self.interval_s, self._tick)       # k packet-times of the link
                 return
         self._ticking = False                       # nobody needs credit: sleep until woken

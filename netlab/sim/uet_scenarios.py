@@ -150,7 +150,8 @@ class IncastResult:
 
 
 def _incast_network(config: str, n_hosts: int, bandwidth_bps: float, buffer_bytes: float,
-                    propagation_s: float, seed: int, fabric=None, **kw):
+                    propagation_s: float, seed: int, fabric=None, coalescing=None, **kw):
+    coalescing = coalescing or {}
     kw.update(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
 
     def build(**more):
@@ -164,13 +165,14 @@ def _incast_network(config: str, n_hosts: int, bandwidth_bps: float, buffer_byte
     if config == "roce-lossy":
         return build(flow_control=fc), GoBackN, None
     policy = Trimming(ecn=_ecn(buffer_bytes)) if "trim" in config else DropTail(ecn=_ecn(buffer_bytes))
-    return build(flow_control=fc, queue_policy=policy), uet(credits="credits" in config), NSCC
+    return build(flow_control=fc, queue_policy=policy), uet(credits="credits" in config, **coalescing), NSCC
 
 
 def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: float = 100e9,
            buffer_bytes: float | None = None, propagation_s: float = 1e-6, seed: int = 0,
            max_events: int = 20_000_000, fabric: tuple[int, int, int] | None = None,
-           rto_s: float | None = None, event_by_event: bool = False) -> IncastResult:
+           rto_s: float | None = None, event_by_event: bool = False, ack_every: int = 1,
+           packets_per_credit: int = 1) -> IncastResult:
     """``n_senders`` hosts each send ``bytes_per_sender`` to ``h0`` through one switch, or,
     with ``fabric = (n_leaves, n_spines, hosts_per_leaf)``, across a leaf-spine whose
     hosts are numbered as in :func:`~netlab.sim.topology.leaf_spine` (``h0`` on
@@ -181,7 +183,9 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     was only queued (spurious timeouts, see the appendix "How good is the simulator?").
     The other configurations keep the 1 ms: ``roce-lossy`` so that its collapse stays
     on the scale of the transfer (a 67 ms timer would make it far worse), the UET-like
-    ones as their own timer. ``event_by_event=True`` runs the simulator's reference mode."""
+    ones as their own timer. ``event_by_event=True`` runs the simulator's reference mode.
+    ``ack_every`` and ``packets_per_credit`` (UET-like configurations only; see
+    :mod:`netlab.sim.uet`) coalesce SACKs and credits as htsim's UEC sink does (4 and 4)."""
     validate.choice("config", config, INCAST_CONFIGS)
     n_senders = validate.integer("n_senders", n_senders, minimum=1, maximum=256, why=SCENARIO_WHY)
     # 1 GiB through the receiver's link at most (~260,000 packets, seconds to a minute of
@@ -194,6 +198,12 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else validate.positive(
         "buffer_bytes", buffer_bytes)
     extra = {"event_by_event": validate.boolean("event_by_event", event_by_event)}
+    coalescing = {"ack_every": validate.integer("ack_every", ack_every, minimum=1, maximum=64),
+                  "packets_per_credit": validate.integer("packets_per_credit", packets_per_credit, minimum=1)}
+    if config.startswith("roce") and (ack_every, packets_per_credit) != (1, 1):
+        raise ValueError(f"ack_every and packets_per_credit apply to the UET-like configurations; "
+                         f"{config!r} acknowledges every packet (go-back-N), got ack_every={ack_every}, "
+                         f"packets_per_credit={packets_per_credit}")
     if rto_s is not None:
         extra["rto_s"] = validate.positive("rto_s", rto_s)
     elif config == "roce-pfc":
@@ -207,7 +217,7 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
             raise ValueError(f"fabric {fabric} has {fabric[0] * fabric[2]} hosts; n_senders={n_senders} "
                              f"needs at least {n_senders + 1}")
     net, pair, cc = _incast_network(config, n_senders + 1, bandwidth_bps, buffer_bytes, propagation_s, seed,
-                                    fabric, **extra)
+                                    fabric, coalescing, **extra)
     for i in range(1, n_senders + 1):
         net.add_flow(f"h{i}", "h0", bytes_per_sender, transport=pair, cc=cc)
     start = time.perf_counter()

@@ -5,7 +5,8 @@
 send keeps that event off the heap (its time and sequence number reserved) and pushes
 it only if something is queued before it; see :meth:`netlab.sim.port.Port.transmit`.
 On random small scenarios -- lossy, ECN, trimming, PFC, credits, cut-through, switch
-latency, go-back-N and the UET-like transport with spraying, credits and NSCC, DCQCN
+latency, go-back-N and the UET-like transport with spraying, credits, NSCC and coalesced
+SACKs and credits, DCQCN
 -- both modes must record the same arrival trace (every packet at every node, in
 order, at the same float time), the same results, and the fast path must run no more
 events than the reference.
@@ -51,7 +52,8 @@ def traced(monkeypatch):
 
 scenarios = st.fixed_dictionaries({
     "mode": st.sampled_from(["lossy", "ecn", "trim", "pfc", "credits"]),
-    "transport": st.sampled_from(["gbn", "gbn-dcqcn", "uet", "uet-spray", "uet-credits", "uet-nscc"]),
+    "transport": st.sampled_from(["gbn", "gbn-dcqcn", "uet", "uet-spray", "uet-credits", "uet-nscc",
+                                  "uet-coalesced", "uet-credits-coalesced"]),
     "leaf_spine": st.booleans(),
     "balancer": st.sampled_from(["ecmp", "spray", "adaptive"]),
     "buffer_bytes": st.integers(20_000, 120_000),
@@ -80,9 +82,12 @@ def build(s, event_by_event):
         net = single_switch(8, 100e9, **common)
     t = s["transport"]
     pair = {"gbn": GoBackN, "gbn-dcqcn": GoBackN, "uet": uet(spray=False), "uet-spray": uet(),
-            "uet-credits": uet(credits=True), "uet-nscc": uet()}[t]
+            "uet-credits": uet(credits=True), "uet-nscc": uet(),
+            "uet-coalesced": uet(ack_every=4),
+            "uet-credits-coalesced": uet(credits=True, ack_every=4, packets_per_credit=4)}[t]
     # NSCC with a short target: its window moves (after the SACK's kick) on most ACKs
-    cc = {"gbn-dcqcn": DCQCN, "uet-nscc": lambda: NSCC(target_rtt_s=2e-6)}.get(t)
+    cc = {"gbn-dcqcn": DCQCN, "uet-nscc": lambda: NSCC(target_rtt_s=2e-6),
+          "uet-coalesced": lambda: NSCC(target_rtt_s=2e-6)}.get(t)
     added = 0
     for src, dst, size, start in s["flows"]:
         if src != dst:

@@ -14,7 +14,7 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
     lb.run_pattern: dict(scheme="ecmp", pattern="permutation", n_leaves=2, n_spines=2, hosts_per_leaf=2,
-                         bytes_per_host=10_000, bandwidth_bps=100e9, seed=0),
+                         bytes_per_host=10_000, bandwidth_bps=100e9, seed=0, ack_every=1),
     lb.fail_spine_link: dict(net=leaf_spine(2, 2, 1, 100e9, 100e9), n_leaves=2, n_spines=2, hosts_per_leaf=1,
                              leaf=0, spine=1),
     lb.interleaved_jobs: dict(n_leaves=2, hosts_per_leaf=4, n_jobs=2),

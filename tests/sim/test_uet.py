@@ -21,13 +21,14 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
     uet: dict(mode="RUD", spray=True, credits=False, initial_credit_packets=8, reorder_threshold=16,
-              credit_timeout_s=20e-6),
+              credit_timeout_s=20e-6, ack_every=1, packets_per_credit=1),
     go_back_n_pipe: dict(bandwidth_bps=100e9, propagation_s=1e-6, mtu_bytes=4096, header_bytes=64,
                          ack_bytes=64),
     goodput_vs_loss: dict(transport="uet", loss_rate=0.01, n_bytes=40_000, bandwidth_bps=100e9,
                           propagation_s=1e-6, rto_s=20e-6, window_bytes=256e3, seed=0),
     incast: dict(config="uet", n_senders=2, bytes_per_sender=20_000, bandwidth_bps=100e9,
-                 buffer_bytes=500e3, propagation_s=1e-6, seed=0, max_events=100_000),
+                 buffer_bytes=500e3, propagation_s=1e-6, seed=0, max_events=100_000, ack_every=1,
+                 packets_per_credit=1),
     spraying: dict(config="uet-spray", n_leaves=2, n_spines=2, hosts_per_leaf=1, bytes_per_flow=20_000,
                    bandwidth_bps=100e9, propagation_s=1e-6, seed=0),
 }
