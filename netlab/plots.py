@@ -267,10 +267,9 @@ def fit_narrow(fig) -> None:
         fig.draw_without_rendering()
         if not any([wrap(text) for text in titles]):
             break
-    for ax in fig.axes:
+    with_legend = [ax for ax in fig.axes if ax.get_legend() is not None and ax.get_legend().get_visible()]
+    for k, ax in enumerate(with_legend):
         old = ax.get_legend()
-        if old is None or not old.get_visible():
-            continue
         handles, labels = old.legend_handles, [t.get_text() for t in old.get_texts()]
         options = {"fontsize": old.get_texts()[0].get_fontsize() if labels else None,
                    "title": old.get_title().get_text() or None, "frameon": old.get_frame_on()}
@@ -284,7 +283,8 @@ def fit_narrow(fig) -> None:
             if legend.get_window_extent(renderer).width <= room:
                 break
         fig.set_figheight(fig.get_figheight() + legend.get_window_extent(renderer).height / fig.dpi + 0.05)
-        fig.draw_without_rendering()
+        if k + 1 < len(with_legend):
+            fig.draw_without_rendering()        # the next axes is measured in the new layout
 
 
 def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: float = 3.6,
