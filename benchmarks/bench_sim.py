@@ -112,8 +112,8 @@ entropy, a random salt per switch) with FreeBSD's hash modulo its uplinks; netla
 (src, dst, entropy, salt) with CRC-32. Either way a flow's uplink is a random draw, so
 the two simulators collide different flows and only distributions over seeds compare.
 More than half the flows share a link with one other, so the median usually sits on the
-two-flows-per-link plateau (about 2 x 167 µs). Seeds 1 and 3 are draws where it does not:
-24 and 27 links carry three flows or more (14-18 on the other seeds checked). That is the
+two-flows-per-link plateau (about 329 µs: twice the 162.5 µs of 2 MB and its headers at 100 Gb/s, plus 4 us of links). Seeds 1 and 3 are draws where it does not:
+24 and 27 links carry three flows or more (12-20 on seeds 2 and 4-8). That is the
 hash draw, not the packet model: the fluid max-min model on netlab's own paths of each seed
 (recorded from its ECMP decisions) gives 437 µs on seeds 1 and 3 and 329 µs on seeds 2 and 5,
 the packet model 426-428 and 331 µs; PFC plays no part (0-5 pauses in the run, and the same
