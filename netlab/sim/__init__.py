@@ -103,17 +103,21 @@ Flow control per switch: ``Lossy(buffer_bytes)``, ``PFC(buffer_bytes, xoff_bytes
 xon_bytes=None)``, ``Credits(buffer_bytes)`` (see :mod:`netlab.sim.switch`).
 """
 
-from netlab.sim.engine import RunStatus, Simulator
-from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet
-from netlab.sim.queues import DropTail, ECNMarking, OutputQueue, QueuePolicy
-from netlab.sim.port import Port
-from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
-from netlab.sim.host import Host
-from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender
-from netlab.sim.cc import DCQCN, CongestionControl
-from netlab.sim.network import Flow, Network
-from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult
-from netlab.sim.topology import chain, leaf_spine, ring, single_switch
+from netlab.sim import compiled as _compiled
+
+COMPILED = _compiled.choose()     # the Cython build of the same modules, if it is current (see compiled.py)
+
+from netlab.sim.engine import RunStatus, Simulator  # noqa: E402 (after the choice of build)
+from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet  # noqa: E402
+from netlab.sim.queues import DropTail, ECNMarking, OutputQueue, QueuePolicy  # noqa: E402
+from netlab.sim.port import Port  # noqa: E402
+from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch  # noqa: E402
+from netlab.sim.host import Host  # noqa: E402
+from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender  # noqa: E402
+from netlab.sim.cc import DCQCN, CongestionControl  # noqa: E402
+from netlab.sim.network import Flow, Network  # noqa: E402
+from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult  # noqa: E402
+from netlab.sim.topology import chain, leaf_spine, ring, single_switch  # noqa: E402
 
 __all__ = [
     "Simulator", "RunStatus", "Packet", "DATA", "ACK", "NACK", "CNP", "SACK",

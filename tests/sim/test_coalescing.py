@@ -6,6 +6,7 @@ window is full waiting for a timeout, and must answer an ECN mark at once. A cre
 packet that carries k credits must hand out the same credits at the same average rate.
 """
 
+from functools import partial
 import math
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from netlab.sim import Lossy, single_switch
 from netlab.sim.packet import SACK, Packet
 from netlab.sim.queues import DropTail, ECNMarking
-from netlab.sim.uet import UETConfig, UETReceiver, uet
+from netlab.sim.uet import UETConfig, UETReceiver, UETSender, uet
 from netlab.sim.uet_cc import NSCC
 from netlab.sim.uet_scenarios import incast
 
@@ -55,25 +56,31 @@ def test_a_full_window_asks_for_an_ack_instead_of_waiting_for_a_timeout():
     assert rx.sacks_sent == 32                    # the second of every pair asks
 
 
-def test_an_ecn_mark_is_acknowledged_at_once(monkeypatch):
+class SpyReceiver(UETReceiver):
+    """Records the marked packets that arrive and the packets each SACK answers."""
+
+    marked: list = []
+    sacked: list = []
+
+    def on_packet(self, packet):
+        if packet.ecn:
+            self.marked.append((packet.flow_id, packet.seq))
+        UETReceiver.on_packet(self, packet)
+
+    def _sack(self, packet):
+        self.sacked.append((packet.flow_id, packet.seq))
+        UETReceiver._sack(self, packet)
+
+
+def test_an_ecn_mark_is_acknowledged_at_once():
     # Two senders into one receiver keep the switch queue non-empty; any queued byte marks.
     # Every marked packet must get its own SACK, whatever ack_every says.
     marked, sacked = [], []
-    on_packet, sack = UETReceiver.on_packet, UETReceiver._sack
-
-    def spy_on_packet(self, packet):
-        if packet.ecn:
-            marked.append((packet.flow_id, packet.seq))
-        on_packet(self, packet)
-
-    def spy_sack(self, packet):
-        sacked.append((packet.flow_id, packet.seq))
-        sack(self, packet)
-    monkeypatch.setattr(UETReceiver, "on_packet", spy_on_packet)
-    monkeypatch.setattr(UETReceiver, "_sack", spy_sack)
+    SpyReceiver.marked, SpyReceiver.sacked = marked, sacked
+    config = UETConfig(spray=False, ack_every=8)
+    pair = (partial(UETSender, config=config), partial(SpyReceiver, config=config, schedulers={}))
     net = single_switch(3, 100e9, propagation_s=1e-6, window_bytes=10e6, seed=0, flow_control=Lossy(10e6),
                         queue_policy=DropTail(ecn=ECNMarking(0.0, 1.0, 1.0)), rto_s=1e-3)
-    pair = uet(spray=False, ack_every=8)
     for src in ("h0", "h1"):
         net.add_flow(src, "h2", 40 * MTU, transport=pair)
     net.run()
