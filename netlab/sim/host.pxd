@@ -3,10 +3,12 @@ cimport cython
 from netlab.sim.engine cimport Simulator
 from netlab.sim.packet cimport Packet
 from netlab.sim.port cimport Port
+from netlab.sim.accounting cimport Ledger
+from netlab.sim.transport cimport Receiver, Sender
 
 cdef class Host:
     cdef dict __dict__
-    cdef public object network
+    cdef public Ledger network
     cdef public Simulator sim
     cdef public object name
     cdef public object id
@@ -21,7 +23,8 @@ cdef class Host:
     cpdef send_control(self, Packet packet)
     cpdef kick(self)
     cpdef idle_after_send(self)
-    @cython.locals(packet=Packet, senders=list, n=cython.Py_ssize_t, i=cython.Py_ssize_t, now=cython.double,
+    @cython.locals(packet=Packet, sender=Sender, senders=list, n=cython.Py_ssize_t, i=cython.Py_ssize_t, now=cython.double,
                    soonest=cython.double, ready_s=cython.double)
     cpdef next_packet(self, Port port)
+    @cython.locals(receiver=Receiver, sender=Sender)
     cpdef receive(self, Packet packet, Py_ssize_t in_port)

@@ -9,7 +9,8 @@ reached, or when a deadlock is detected: a cycle of switches, each holding packe
 for the next on a port the next has paused (PFC) or gives no credit for, that sends
 nothing for a whole ``deadlock_check_s`` interval.
 
-Accounting of data bytes (wire size, resends included), checked by the tests::
+A network is a :class:`~netlab.sim.accounting.Ledger`: its counters of data bytes
+(wire size, resends included) obey, at any stop, as the tests check::
 
     sent_bytes = received_bytes + dropped data bytes + trimmed_bytes + in_flight_bytes
 """
@@ -20,6 +21,7 @@ import math
 import time
 
 from netlab import specs, validate
+from netlab.sim.accounting import Ledger
 from netlab.sim.deadlock import blocked_cycle
 from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
 from netlab.sim.host import Host
@@ -64,7 +66,7 @@ class Flow:
         return f"Flow({self.flow_id} {self.src.name}->{self.dst.name}, {self.size_bytes} B at {self.start_s} s)"
 
 
-class Network:
+class Network(Ledger):
     """Hosts, switches, links and flows on one simulator (see the module docstring)."""
 
     def __init__(self, seed: int = 0, flow_control=None, switch_latency_s: float = 0.0,
@@ -112,11 +114,7 @@ class Network:
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
-        # byte accounting (data packets, wire size)
-        self.sent_bytes = self.received_bytes = self.dropped_bytes = self.trimmed_bytes = 0
-        self.wire_bytes = self.pipeline_bytes = 0
-        self.dropped_packets = 0
-        self.pfc_frames = 0
+        Ledger.__init__(self)        # byte accounting (data packets, wire size)
 
     # --- building --------------------------------------------------------------------
     def add_host(self, name: str) -> Host:

@@ -1,6 +1,7 @@
 # Cython declarations for switch.py (the compiled fast path; see netlab/sim/compiled.py).
 cimport cython
 from netlab.sim.engine cimport Simulator
+from netlab.sim.accounting cimport Ledger
 from netlab.sim.packet cimport Packet
 from netlab.sim.port cimport Port
 from netlab.sim.queues cimport OutputQueue, QueuePolicy
@@ -15,7 +16,7 @@ cdef class ECMP(LoadBalancer):
 
 cdef class Switch:
     cdef dict __dict__
-    cdef public object network
+    cdef public Ledger network
     cdef public Simulator sim
     cdef public object name
     cdef public object flow_control
@@ -38,7 +39,7 @@ cdef class Switch:
     cdef public bint _lossless
     cdef public object _buffer_bytes
 
-    @cython.locals(size=cython.longlong, is_data=cython.bint, held=list, prio=cython.int, candidates=tuple,
+    @cython.locals(net=Ledger, size=cython.longlong, is_data=cython.bint, held=list, prio=cython.int, candidates=tuple,
                    upstream=Port)
     cpdef receive(self, Packet packet, Py_ssize_t in_port)
     @cython.locals(size=cython.longlong, is_data=cython.bint, queue=OutputQueue, port=Port, sim=Simulator,

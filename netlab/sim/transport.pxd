@@ -3,14 +3,14 @@
 cimport cython
 from netlab.sim.engine cimport Simulator
 from netlab.sim.packet cimport Packet
-from netlab.sim.host cimport Host
+from netlab.sim.accounting cimport Ledger
 
 cdef class Sender:
     cdef dict __dict__
-    cdef public object network
+    cdef public Ledger network
     cdef public Simulator sim
     cdef public object flow
-    cdef public Host host
+    cdef public object host
     cdef public object priority
     cdef public object mtu_bytes
     cdef public object header_bytes
@@ -46,10 +46,10 @@ cdef class Sender:
 
 cdef class Receiver:
     cdef dict __dict__
-    cdef public object network
+    cdef public Ledger network
     cdef public Simulator sim
     cdef public object flow
-    cdef public Host host
+    cdef public object host
     cdef public list ranges
     cdef public object delivered_bytes
     cdef public object duplicate_bytes

@@ -9,6 +9,7 @@ cdef class CreditScheduler:
     cdef public object packets_per_credit
     cdef public double interval_s
     cdef public list flows
+    cdef public set _known
     cdef public Py_ssize_t _rr
     cdef public bint _ticking
     cdef public object credits_sent
