@@ -132,6 +132,7 @@ same algorithm).
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import os
 import random
@@ -486,6 +487,42 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
         print("  htsim x bare is unknown (htsim was not timed beside this loop; pass --htsim PATH to time it)")
 
 
+def five_runs(n_bytes: int, repeats: int) -> dict:
+    """Section 2's five netlab runs: name -> (CPU s, completion times in µs, events)."""
+    runs = {f"permutation {scheme}": (lambda scheme=scheme: permutation(scheme, n_bytes=n_bytes))
+            for scheme in ("ecmp", "spray", "adaptive")}
+    runs.update({f"incast {config}": (lambda config=config: fabric_incast(config, n_bytes))
+                 for config in ("roce-pfc", "uet-trim-credits")})
+    out = {}
+    for name, run in runs.items():
+        r, _, cpu = timed(run, repeats)
+        if hasattr(r, "completion_times_s"):
+            times, events = r.completion_times_s, r.events_processed
+        else:
+            times, events = (r.mean_completion_s, r.max_completion_s), r.events
+        out[name] = (cpu, [t * 1e6 for t in times], events)
+    return out
+
+
+def section_builds(quick: bool, unit: float) -> None:
+    """Section 2c: the compiled build (this process) beside the plain Python modules
+    (a child process with NETLAB_SIM_PURE=1), the same five runs, in this run."""
+    import netlab.sim
+    n_bytes, repeats = (200_000, 1) if quick else (2_000_000, 2)
+    print(f"\n2c. the compiled build beside the plain Python modules (same source; section 2's runs, "
+          f"best CPU of {repeats}); this process runs the {'compiled' if netlab.sim.COMPILED else 'PLAIN'} build")
+    here = five_runs(n_bytes, repeats)
+    env = dict(os.environ, NETLAB_SIM_PURE="1")
+    child = subprocess.run([sys.executable, __file__, "--five-runs", str(n_bytes), str(repeats)], env=env,
+                           capture_output=True, text=True, check=True)
+    plain = json.loads(child.stdout.strip().splitlines()[-1])
+    print(f"  {'run':28s} {'plain s':>8s} {'x bare':>7s} {'compiled s':>10s} {'x bare':>7s} {'speed-up':>8s}  same results")
+    for name, (cpu, times, events) in here.items():
+        p_cpu, p_times, p_events = plain[name]
+        print(f"  {name:28s} {p_cpu:8.2f} {p_cpu / unit:7.1f} {cpu:10.2f} {cpu / unit:7.1f} {p_cpu / cpu:7.2f}x  "
+              f"{times == p_times and events == p_events}")
+
+
 def section_seeds(n_seeds: int, quick: bool, htsim: str | None = None) -> None:
     """The ECMP permutation's FCT median for seeds 1 .. n_seeds: the seed draws the
     permutation and each flow's entropy, so which flows share an uplink. htsim gets the
@@ -568,6 +605,7 @@ def main(quick: bool = False, reference: bool = False, htsim: str | None = None,
     print(f"bare loop (64 x 2 MB incast, best of 3): {unit:.3f} s CPU; load average {os.getloadavg()[0]:.2f}")
     section_events(quick)
     section_fabric(quick, reference, unit, htsim)
+    section_builds(quick, unit)
     if seeds:
         section_seeds(seeds, quick, htsim)
     section_scaling(quick, unit)
@@ -590,5 +628,9 @@ def _option(name: str, convert):
 
 
 if __name__ == "__main__":
+    if "--five-runs" in sys.argv:            # the child process of section 2c
+        k = sys.argv.index("--five-runs")
+        print(json.dumps(five_runs(int(sys.argv[k + 1]), int(sys.argv[k + 2]))))
+        sys.exit(0)
     main(quick="--quick" in sys.argv, reference="--reference" in sys.argv, htsim=_option("--htsim", str),
          seeds=_option("--seeds", int) or 0)
