@@ -21,6 +21,9 @@ compare across machines and days.
    127 -> 1 incast x 2 MB in the RoCE+PFC and the UET trimming + credits configurations
    (:func:`netlab.sim.uet_scenarios.incast` with ``fabric=(16, 8, 8)``). Wall and CPU
    time, events, flow completion median and maximum, and the multiple of the bare loop.
+2c. The same five netlab runs in the compiled build (this process, if ``make install`` built it)
+   and in the plain Python modules (a child process with ``NETLAB_SIM_PURE=1``): CPU time,
+   speed-up, and whether completion times and event counts are identical.
 3. Scaling: the sprayed permutation at 32 to 1024 hosts (8 per leaf, 8 spines) and at
    128 hosts from 0.25 to 4 MB per host, with the exponent b of wall = a * x^b fitted
    by least squares on the logarithms.
@@ -86,6 +89,20 @@ credits per CREDIT packet), one run with ``--htsim --seeds 8`` (load 2.4-3.6, ba
     adaptive vs REPS         0.45 / 3.76 / 6.09   8.3x   (x bare 3.2 / 26.9)
     incast RoCE+PFC          0.23 / 2.30 /  --    9.9x   (go-back-N acknowledges every packet)
     incast UET trim+credits  0.23 / 3.19 / 3.95  13.7x   (x bare 1.7 / 22.9)
+
+The compiled build (:mod:`netlab.sim.compiled`, made by ``make install``; section 2c runs the
+plain modules beside it in a child process with ``NETLAB_SIM_PURE=1``), one run with
+``--htsim --seeds 8`` on a quiet machine (load about 1, bare loop 0.120 s), CPU seconds,
+htsim / netlab plain / netlab compiled, then compiled netlab / htsim::
+
+    permutation ECMP         0.28 / 1.76 / 0.78   2.8x   (x bare 2.3 / 6.5; plain/compiled 2.27x)
+    spray vs oblivious       0.30 / 2.12 / 1.13   3.8x   (x bare 2.5 / 9.4; 1.78x)
+    adaptive vs REPS         0.31 / 2.28 / 1.23   4.0x   (x bare 2.6 / 10.2; 1.77x)
+    incast RoCE+PFC          0.17 / 1.49 / 0.69   3.9x   (x bare 1.5 / 5.7; 2.17x)
+    incast UET trim+credits  0.17 / 2.08 / 0.88   5.0x   (x bare 1.5 / 7.4; 2.42x)
+
+Results identical in both builds (section 2c). Scaling, compiled: sprayed 32 -> 1,024 hosts
+0.22 -> 25.2 s CPU (exponent 1.37; 692,000 -> 194,000 events/s); 0.25 -> 4 MB exponent 0.88.
 
 FCT medians on the same flows: ECMP seeds 1-8, median of medians 331.1 µs (netlab) and
 336.9 µs (htsim); spraying 178.1 vs 194.7 µs; adaptive 185.4 vs REPS 193.2 µs; incast tail

@@ -3,7 +3,10 @@
 Formulas describe a network when nothing collides. Contention -- flows meeting
 in a queue, buffers filling, pause frames spreading, packets dropped and resent --
 needs a simulation. This one is small enough to read in an afternoon, plain
-Python on :mod:`heapq`, deterministic for a seed, and always bounded.
+Python on :mod:`heapq`, deterministic for a seed, and always bounded. ``make install``
+also compiles its hot modules with Cython from the same source (:mod:`netlab.sim.compiled`;
+:data:`COMPILED` says which build runs): the same events in the same order, about twice
+as fast.
 
 Quick start::
 
@@ -19,8 +22,8 @@ Modules (each one concept): ``engine`` (the event loop), ``packet``, ``queues``
 (output queues, drop/trim policy, ECN marking), ``port`` (links, PFC pause state,
 credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
-(congestion control, DCQCN), ``network`` (building and running, byte
-accounting), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
+(congestion control, DCQCN), ``accounting`` (the byte counters), ``network``
+(building and running), ``compiled`` (the Cython build), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
 (cycles of blocked ports), ``topology`` (single switch, chain, ring,
 leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
 Poisson sources, M/D/1), ``scenarios`` (the chapter 4 experiments).

@@ -124,9 +124,11 @@ def build(quiet: bool = False) -> bool:
     try:
         os.chdir(root)
         modules = cythonize(extensions, compiler_directives=DIRECTIVES, quiet=quiet, nthreads=os.cpu_count() or 1,
+                            force=True,     # (a changed .pxd alone does not make cythonize regenerate)
                             build_dir=str(pathlib.Path("build") / "cython"))
         command = build_ext(Distribution({"ext_modules": modules}))
         command.inplace = True
+        command.force = True
         command.parallel = os.cpu_count() or 1
         command.build_temp = str(pathlib.Path("build") / "temp")
         command.ensure_finalized()
