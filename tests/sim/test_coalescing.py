@@ -130,3 +130,43 @@ def test_bad_coalescing_is_rejected(field, value):
 def test_go_back_n_does_not_coalesce():
     with pytest.raises(ValueError, match="ack_every"):
         incast("roce-pfc", 2, 20_000, ack_every=4)
+
+
+def test_a_duplicate_is_acknowledged_at_once():
+    # A duplicate means the sender resent a packet whose SACK it has not seen: it must hear
+    # at once, not after ack_every more packets.
+    net = single_switch(2, 100e9)
+    flow = net.add_flow("h0", "h1", 10 * MTU)
+    sent = []
+    rx = UETReceiver(net, flow, net.hosts["h1"], None, config=UETConfig(ack_every=8))
+    rx.send_ack = lambda kind, seq, info=None: sent.append((kind, seq, info))
+
+    def data(seq):
+        return Packet("data", 0, 0, 1, MTU + 64, seq=seq, offset_bytes=seq * MTU, payload_bytes=MTU, info=seq)
+    rx.on_packet(data(0))
+    rx.on_packet(data(1))
+    assert sent == []                             # 2 of 8 packets: no SACK yet
+    rx.on_packet(data(1))                         # the duplicate
+    assert len(sent) == 1 and sent[0][0] == SACK and sent[0][1] == 2      # cumulative point 2
+    assert rx.duplicate_bytes == MTU
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_a_credit_packet_carries_up_to_k_credits(k):
+    # Four senders of 49 packets into one receiver with credits: after the 8 unsolicited packets
+    # each flow needs 41 more credits. Every CREDIT packet that reaches a sender carries at most
+    # k, together exactly what the scheduler granted, and with k = 4 nearly all carry 4.
+    from tests.sim.tracing import trace_arrivals
+    n_packets = math.ceil(200_000 / MTU)
+    net = single_switch(5, 100e9, propagation_s=1e-6, flow_control=Lossy(10e6), seed=1)
+    pair = uet(spray=False, credits=True, packets_per_credit=k)
+    for i in range(1, 5):
+        net.add_flow(f"h{i}", "h0", 200_000, transport=pair)
+    log = trace_arrivals(net, [])
+    r = net.run()
+    assert r.stop_reason == "complete" and r.dropped_packets == 0
+    scheduler = next(iter(net.hosts["h0"].receivers.values())).scheduler
+    carried = [seq for _, node, _, kind, _, seq, *_ in log if kind == "credit" and node != "s0"]
+    assert sum(carried) == scheduler.credits_sent >= 4 * (n_packets - 8)
+    assert max(carried) == k and min(carried) >= 1
+    assert len(carried) <= math.ceil(scheduler.credits_sent / k) + 4     # a short last grant per flow
