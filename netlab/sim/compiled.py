@@ -8,7 +8,9 @@ bitmaps stay Python integers because they meet shifts). ``make install`` runs
 ``python netlab/sim/compiled.py``, which compiles those modules in place; Python then
 imports the compiled module before the ``.py`` beside it. Nothing in the model is
 written twice, so both give the same events in the same order: the tests check it
-(``tests/sim/test_compiled.py``) on random small scenarios and on the benchmark runs.
+(``tests/sim/test_compiled.py``) on random small scenarios and on the benchmark runs. One
+data structure is: the event heap, whose ``.py`` is :mod:`heapq` and whose ``eventheap.pyx``
+is the same algorithm with a comparison of C numbers (``tests/sim/test_eventheap.py``).
 
 Which one runs:
 
@@ -38,7 +40,7 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 # Compiled together or not at all: their .pxd files cimport one another's types.
-MODULES = ("accounting", "engine", "packet", "queues", "port", "switch", "host", "transport", "uet", "trimming",
+MODULES = ("eventheap", "accounting", "engine", "packet", "queues", "port", "switch", "host", "transport", "uet", "trimming",
            "loadbalance", "uet_cc", "cc", "network")
 MANIFEST = HERE / "_compiled.json"
 PURE_ENV = "NETLAB_SIM_PURE"
@@ -48,11 +50,18 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 def _source_hash() -> str:
     digest = hashlib.sha256(sys.implementation.cache_tag.encode())
     for name in MODULES:
-        for suffix in (".py", ".pxd"):
+        for suffix in (".py", ".pxd", ".pyx"):
             path = HERE / f"{name}{suffix}"
             digest.update(path.name.encode())
             digest.update(path.read_bytes() if path.exists() else b"-")
     return digest.hexdigest()
+
+
+def _compiled_source(name: str) -> pathlib.Path:
+    """What the build compiles for module ``name``: its ``.pyx`` if it has one (the event
+    heap, which stands in for the ``.py`` of the same name), else the ``.py`` itself."""
+    pyx = HERE / f"{name}.pyx"
+    return pyx if pyx.exists() else HERE / f"{name}.py"
 
 
 def _extension(name: str) -> pathlib.Path | None:
@@ -118,7 +127,7 @@ def build(quiet: bool = False) -> bool:
         if old is not None:
             old.unlink()
     root = HERE.parent.parent
-    extensions = [Extension(f"netlab.sim.{name}", [str((HERE / f"{name}.py").relative_to(root))])
+    extensions = [Extension(f"netlab.sim.{name}", [str(_compiled_source(name).relative_to(root))])
                   for name in MODULES]
     cwd = os.getcwd()
     try:
