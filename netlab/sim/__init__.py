@@ -22,7 +22,7 @@ Modules (each one concept): ``engine`` (the event loop), ``packet``, ``queues``
 (output queues, drop/trim policy, ECN marking), ``port`` (links, PFC pause state,
 credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
-(congestion control, DCQCN), ``accounting`` (the byte counters), ``network``
+(congestion control, DCQCN), ``accounting`` (the byte counters), ``flow``, ``network``
 (building and running), ``compiled`` (the Cython build), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
 (cycles of blocked ports), ``topology`` (single switch, chain, ring,
 leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
@@ -118,7 +118,8 @@ from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch  #
 from netlab.sim.host import Host  # noqa: E402
 from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender  # noqa: E402
 from netlab.sim.cc import DCQCN, CongestionControl  # noqa: E402
-from netlab.sim.network import Flow, Network  # noqa: E402
+from netlab.sim.flow import Flow  # noqa: E402
+from netlab.sim.network import Network  # noqa: E402
 from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult  # noqa: E402
 from netlab.sim.topology import chain, leaf_spine, ring, single_switch  # noqa: E402
 

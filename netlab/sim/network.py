@@ -24,6 +24,7 @@ from netlab import specs, validate
 from netlab.sim.accounting import Ledger
 from netlab.sim.deadlock import blocked_cycle
 from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
+from netlab.sim.flow import Flow
 from netlab.sim.host import Host
 from netlab.sim.packet import DATA
 from netlab.sim.routing import compute_routes
@@ -49,21 +50,6 @@ def _sample_interval(interval_s) -> float:
         raise ValueError(f"interval_s must be >= {MIN_SAMPLE_S:g} s (finer than a nanosecond records nothing "
                          f"new and fills memory), got {interval_s}")
     return interval_s
-
-
-class Flow:
-    """One flow's identity and parameters (results come back as FlowResult)."""
-
-    def __init__(self, flow_id, src, dst, size_bytes, start_s, priority, ack_priority, entropy):
-        self.flow_id, self.src, self.dst = flow_id, src, dst
-        self.src_id, self.dst_id = src.id, dst.id
-        self.size_bytes, self.start_s = size_bytes, start_s
-        self.priority, self.ack_priority, self.entropy = priority, ack_priority, entropy
-        self.sender = None
-        self.receiver = None
-
-    def __repr__(self) -> str:
-        return f"Flow({self.flow_id} {self.src.name}->{self.dst.name}, {self.size_bytes} B at {self.start_s} s)"
 
 
 class Network(Ledger):

@@ -4,12 +4,13 @@ cimport cython
 from netlab.sim.engine cimport Simulator
 from netlab.sim.packet cimport Packet
 from netlab.sim.accounting cimport Ledger
+from netlab.sim.flow cimport Flow
 
 cdef class Sender:
     cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
-    cdef public object flow
+    cdef public Flow flow
     cdef public object host
     cdef public object priority
     cdef public object mtu_bytes
@@ -48,7 +49,7 @@ cdef class Receiver:
     cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
-    cdef public object flow
+    cdef public Flow flow
     cdef public object host
     cdef public list ranges
     cdef public object delivered_bytes
