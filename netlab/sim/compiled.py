@@ -15,7 +15,7 @@ is the same algorithm with a comparison of C numbers (``tests/sim/test_eventheap
 Which one runs:
 
 * the compiled modules, when every one of :data:`MODULES` was compiled from the
-  source now on disk (the build records a hash of each ``.py`` and ``.pxd`` in
+  source now on disk (the build records a hash of each ``.py``, ``.pxd`` and ``.pyx`` in
   :data:`MANIFEST`, and the import checks it: edit a ``.py`` and the stale build is
   ignored, with a warning, until it is rebuilt);
 * the plain Python modules otherwise, or whenever the environment variable
@@ -40,8 +40,8 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 # Compiled together or not at all: their .pxd files cimport one another's types.
-MODULES = ("eventheap", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host", "transport", "uet", "trimming",
-           "loadbalance", "uet_cc", "cc", "network")
+MODULES = ("eventheap", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host",
+           "transport", "uet", "trimming", "loadbalance", "uet_cc", "cc", "network")
 MANIFEST = HERE / "_compiled.json"
 PURE_ENV = "NETLAB_SIM_PURE"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
