@@ -9,6 +9,7 @@ BUILD_DIR ?= _build
 SITE := $(BUILD_DIR)/_build/html
 PDF := $(SITE)/netlab.pdf
 STAMP := $(VENV)/.installed-stamp
+SIM_FAST := netlab/sim/_compiled.json
 PORT ?= 8000
 export NETLAB_SITE_DIR := $(abspath $(SITE))
 # Each notebook is executed once per run. The book's sources are copied to $(SRC); nbmake executes
@@ -24,14 +25,20 @@ UV := uv==0.13.9
 
 .PHONY: install book build stage test test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
 
-install: $(STAMP)
+install: $(STAMP) $(SIM_FAST)
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(UV)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
+	$(BIN)/python netlab/sim/compiled.py -q
 	touch $@
+
+# The simulator's compiled fast path (netlab/sim/compiled.py), rebuilt when its sources change;
+# without a C compiler the plain Python modules run (same results, about twice as slow).
+$(SIM_FAST): $(wildcard netlab/sim/*.py netlab/sim/*.pxd) | $(STAMP)
+	$(BIN)/python netlab/sim/compiled.py -q
 
 book: test-notebooks build
 	@if [ -x "$${NETLAB_CHROMIUM:-/usr/bin/chromium}" ]; then $(MAKE) --no-print-directory pdf; \
@@ -105,4 +112,4 @@ bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(BUILD_DIR) $(SRC) .pytest_cache
+	rm -rf $(BUILD_DIR) $(SRC) .pytest_cache build netlab/sim/*.so netlab/sim/_compiled.json

@@ -21,6 +21,9 @@ compare across machines and days.
    127 -> 1 incast x 2 MB in the RoCE+PFC and the UET trimming + credits configurations
    (:func:`netlab.sim.uet_scenarios.incast` with ``fabric=(16, 8, 8)``). Wall and CPU
    time, events, flow completion median and maximum, and the multiple of the bare loop.
+2c. The same five netlab runs in the compiled build (this process, if ``make install`` built it)
+   and in the plain Python modules (a child process with ``NETLAB_SIM_PURE=1``): CPU time,
+   speed-up, and whether completion times and event counts are identical.
 3. Scaling: the sprayed permutation at 32 to 1024 hosts (8 per leaf, 8 spines) and at
    128 hosts from 0.25 to 4 MB per host, with the exponent b of wall = a * x^b fitted
    by least squares on the logarithms.
@@ -87,6 +90,20 @@ credits per CREDIT packet), one run with ``--htsim --seeds 8`` (load 2.4-3.6, ba
     incast RoCE+PFC          0.23 / 2.30 /  --    9.9x   (go-back-N acknowledges every packet)
     incast UET trim+credits  0.23 / 3.19 / 3.95  13.7x   (x bare 1.7 / 22.9)
 
+The compiled build (:mod:`netlab.sim.compiled`, made by ``make install``; section 2c runs the
+plain modules beside it in a child process with ``NETLAB_SIM_PURE=1``), one run with
+``--htsim --seeds 8`` on a quiet machine (load about 1, bare loop 0.120 s), CPU seconds,
+htsim / netlab plain / netlab compiled, then compiled netlab / htsim::
+
+    permutation ECMP         0.28 / 1.76 / 0.78   2.8x   (x bare 2.3 / 6.5; plain/compiled 2.27x)
+    spray vs oblivious       0.30 / 2.12 / 1.13   3.8x   (x bare 2.5 / 9.4; 1.78x)
+    adaptive vs REPS         0.31 / 2.28 / 1.23   4.0x   (x bare 2.6 / 10.2; 1.77x)
+    incast RoCE+PFC          0.17 / 1.49 / 0.69   3.9x   (x bare 1.5 / 5.7; 2.17x)
+    incast UET trim+credits  0.17 / 2.08 / 0.88   5.0x   (x bare 1.5 / 7.4; 2.42x)
+
+Results identical in both builds (section 2c). Scaling, compiled: sprayed 32 -> 1,024 hosts
+0.22 -> 25.2 s CPU (exponent 1.37; 692,000 -> 194,000 events/s); 0.25 -> 4 MB exponent 0.88.
+
 FCT medians on the same flows: ECMP seeds 1-8, median of medians 331.1 µs (netlab) and
 336.9 µs (htsim); spraying 178.1 vs 194.7 µs; adaptive 185.4 vs REPS 193.2 µs; incast tail
 20,650 vs 20,920 µs.
@@ -132,6 +149,7 @@ same algorithm).
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import os
 import random
@@ -486,6 +504,42 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
         print("  htsim x bare is unknown (htsim was not timed beside this loop; pass --htsim PATH to time it)")
 
 
+def five_runs(n_bytes: int, repeats: int) -> dict:
+    """Section 2's five netlab runs: name -> (CPU s, completion times in µs, events)."""
+    runs = {f"permutation {scheme}": (lambda scheme=scheme: permutation(scheme, n_bytes=n_bytes))
+            for scheme in ("ecmp", "spray", "adaptive")}
+    runs.update({f"incast {config}": (lambda config=config: fabric_incast(config, n_bytes))
+                 for config in ("roce-pfc", "uet-trim-credits")})
+    out = {}
+    for name, run in runs.items():
+        r, _, cpu = timed(run, repeats)
+        if hasattr(r, "completion_times_s"):
+            times, events = r.completion_times_s, r.events_processed
+        else:
+            times, events = (r.mean_completion_s, r.max_completion_s), r.events
+        out[name] = (cpu, [t * 1e6 for t in times], events)
+    return out
+
+
+def section_builds(quick: bool, unit: float) -> None:
+    """Section 2c: the compiled build (this process) beside the plain Python modules
+    (a child process with NETLAB_SIM_PURE=1), the same five runs, in this run."""
+    import netlab.sim
+    n_bytes, repeats = (200_000, 1) if quick else (2_000_000, 2)
+    print(f"\n2c. the compiled build beside the plain Python modules (same source; section 2's runs, "
+          f"best CPU of {repeats}); this process runs the {'compiled' if netlab.sim.COMPILED else 'PLAIN'} build")
+    here = five_runs(n_bytes, repeats)
+    env = dict(os.environ, NETLAB_SIM_PURE="1")
+    child = subprocess.run([sys.executable, __file__, "--five-runs", str(n_bytes), str(repeats)], env=env,
+                           capture_output=True, text=True, check=True)
+    plain = json.loads(child.stdout.strip().splitlines()[-1])
+    print(f"  {'run':28s} {'plain s':>8s} {'x bare':>7s} {'compiled s':>10s} {'x bare':>7s} {'speed-up':>8s}  same results")
+    for name, (cpu, times, events) in here.items():
+        p_cpu, p_times, p_events = plain[name]
+        print(f"  {name:28s} {p_cpu:8.2f} {p_cpu / unit:7.1f} {cpu:10.2f} {cpu / unit:7.1f} {p_cpu / cpu:7.2f}x  "
+              f"{times == p_times and events == p_events}")
+
+
 def section_seeds(n_seeds: int, quick: bool, htsim: str | None = None) -> None:
     """The ECMP permutation's FCT median for seeds 1 .. n_seeds: the seed draws the
     permutation and each flow's entropy, so which flows share an uplink. htsim gets the
@@ -568,6 +622,7 @@ def main(quick: bool = False, reference: bool = False, htsim: str | None = None,
     print(f"bare loop (64 x 2 MB incast, best of 3): {unit:.3f} s CPU; load average {os.getloadavg()[0]:.2f}")
     section_events(quick)
     section_fabric(quick, reference, unit, htsim)
+    section_builds(quick, unit)
     if seeds:
         section_seeds(seeds, quick, htsim)
     section_scaling(quick, unit)
@@ -590,5 +645,9 @@ def _option(name: str, convert):
 
 
 if __name__ == "__main__":
+    if "--five-runs" in sys.argv:            # the child process of section 2c
+        k = sys.argv.index("--five-runs")
+        print(json.dumps(five_runs(int(sys.argv[k + 1]), int(sys.argv[k + 2]))))
+        sys.exit(0)
     main(quick="--quick" in sys.argv, reference="--reference" in sys.argv, htsim=_option("--htsim", str),
          seeds=_option("--seeds", int) or 0)

@@ -3,7 +3,10 @@
 Formulas describe a network when nothing collides. Contention -- flows meeting
 in a queue, buffers filling, pause frames spreading, packets dropped and resent --
 needs a simulation. This one is small enough to read in an afternoon, plain
-Python on :mod:`heapq`, deterministic for a seed, and always bounded.
+Python on :mod:`heapq`, deterministic for a seed, and always bounded. ``make install``
+also compiles its hot modules with Cython from the same source (:mod:`netlab.sim.compiled`;
+:data:`COMPILED` says which build runs): the same events in the same order, about twice
+as fast.
 
 Quick start::
 
@@ -19,8 +22,8 @@ Modules (each one concept): ``engine`` (the event loop), ``packet``, ``queues``
 (output queues, drop/trim policy, ECN marking), ``port`` (links, PFC pause state,
 credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (NIC scheduling), ``transport`` (reliable delivery, go-back-N), ``cc``
-(congestion control, DCQCN), ``network`` (building and running, byte
-accounting), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
+(congestion control, DCQCN), ``accounting`` (the byte counters), ``flow``, ``network``
+(building and running), ``compiled`` (the Cython build), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
 (cycles of blocked ports), ``topology`` (single switch, chain, ring,
 leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
 Poisson sources, M/D/1), ``scenarios`` (the chapter 4 experiments).
@@ -103,17 +106,22 @@ Flow control per switch: ``Lossy(buffer_bytes)``, ``PFC(buffer_bytes, xoff_bytes
 xon_bytes=None)``, ``Credits(buffer_bytes)`` (see :mod:`netlab.sim.switch`).
 """
 
-from netlab.sim.engine import RunStatus, Simulator
-from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet
-from netlab.sim.queues import DropTail, ECNMarking, OutputQueue, QueuePolicy
-from netlab.sim.port import Port
-from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch
-from netlab.sim.host import Host
-from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender
-from netlab.sim.cc import DCQCN, CongestionControl
-from netlab.sim.network import Flow, Network
-from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult
-from netlab.sim.topology import chain, leaf_spine, ring, single_switch
+from netlab.sim import compiled as _compiled
+
+COMPILED = _compiled.choose()     # the Cython build of the same modules, if it is current (see compiled.py)
+
+from netlab.sim.engine import RunStatus, Simulator  # noqa: E402 (after the choice of build)
+from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet  # noqa: E402
+from netlab.sim.queues import DropTail, ECNMarking, OutputQueue, QueuePolicy  # noqa: E402
+from netlab.sim.port import Port  # noqa: E402
+from netlab.sim.switch import ECMP, PFC, Credits, LoadBalancer, Lossy, Switch  # noqa: E402
+from netlab.sim.host import Host  # noqa: E402
+from netlab.sim.transport import GoBackN, GoBackNReceiver, GoBackNSender, Receiver, Sender  # noqa: E402
+from netlab.sim.cc import DCQCN, CongestionControl  # noqa: E402
+from netlab.sim.flow import Flow  # noqa: E402
+from netlab.sim.network import Network  # noqa: E402
+from netlab.sim.results import FlowResult, FlowTrace, PortStats, QueueTrace, RunResult  # noqa: E402
+from netlab.sim.topology import chain, leaf_spine, ring, single_switch  # noqa: E402
 
 __all__ = [
     "Simulator", "RunStatus", "Packet", "DATA", "ACK", "NACK", "CNP", "SACK",

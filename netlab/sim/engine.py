@@ -2,7 +2,7 @@
 
 A discrete-event simulation jumps from one event to the next instead of
 ticking a clock. Every event is a tuple ``(time_s, seq, callback, args)`` on a
-binary heap (Python's :mod:`heapq`); ``seq`` is a counter that breaks ties, so
+binary heap (:mod:`heapq`'s, through :mod:`netlab.sim.eventheap`); ``seq`` is a counter that breaks ties, so
 events scheduled for the same instant run in the order they were scheduled and
 a run is deterministic. The loop pops the earliest event, moves the clock to
 its time and calls it; the callback may schedule more events. That is the whole
@@ -17,12 +17,12 @@ number of events, so a bad configuration cannot hang a notebook.
 from __future__ import annotations
 
 from dataclasses import dataclass
-import heapq
 import itertools
 import math
 import random
 
 from netlab import validate
+from netlab.sim.eventheap import heappop, heappush
 
 DEFAULT_MAX_EVENTS = 20_000_000
 
@@ -61,13 +61,13 @@ class Simulator:
         """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past, finite)."""
         if not self.now_s <= time_s < math.inf:          # also catches NaN
             raise ValueError(f"time_s must be finite and >= now ({self.now_s}), got {time_s}")
-        heapq.heappush(self._heap, (time_s, next(self._counter), callback, args))
+        heappush(self._heap, (time_s, next(self._counter), callback, args))
 
     def after(self, delay_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` ``delay_s`` seconds from now (``delay_s >= 0``)."""
         if not 0.0 <= delay_s < math.inf:
             raise ValueError(f"delay_s must be finite and >= 0, got {delay_s}")
-        heapq.heappush(self._heap, (self.now_s + delay_s, next(self._counter), callback, args))
+        heappush(self._heap, (self.now_s + delay_s, next(self._counter), callback, args))
 
     def stop(self, reason: str = "stopped") -> None:
         """Ask :meth:`run` to return after the current event."""
@@ -87,7 +87,7 @@ class Simulator:
         if until_s != math.inf:
             until_s = validate.non_negative("until_s", until_s)
         max_events = validate.integer("max_events", max_events, minimum=1)
-        heap, pop = self._heap, heapq.heappop
+        heap, pop = self._heap, heappop
         self._stop_reason = None
         budget = max_events
         reason = "idle"
@@ -95,7 +95,7 @@ class Simulator:
             event = pop(heap)
             time_s, seq, callback, args = event
             if time_s > until_s or budget == 0:
-                heapq.heappush(heap, event)       # not run: back in its place (same key)
+                heappush(heap, event)       # not run: back in its place (same key)
                 if time_s > until_s:
                     self.now_s = until_s
                     reason = "until"

@@ -73,16 +73,19 @@ class Spray(LoadBalancer):
         if self.random:
             return candidates[switch.sim.rng.randrange(len(candidates))]
         key = (switch.name, candidates, getattr(packet, "kind", DATA) == DATA)   # kind-less: data
-        i = self._turn.get(key, 0)
-        self._turn[key] = i + 1
+        turn = self._turn.get(key)
+        if turn is None:
+            turn = self._turn[key] = [0, None]          # [packets so far, this round's order]
+        i = turn[0]
+        turn[0] = i + 1
         n = len(candidates)
         if not self.shuffle:
             return candidates[i % n]
         if i % n == 0:                                    # a new round: a new order
             order = list(candidates)
             switch.sim.rng.shuffle(order)
-            self._turn[key, "order"] = order
-        return self._turn[key, "order"][i % n]
+            turn[1] = order
+        return turn[1][i % n]
 
 
 class Adaptive(LoadBalancer):

@@ -9,7 +9,8 @@ reached, or when a deadlock is detected: a cycle of switches, each holding packe
 for the next on a port the next has paused (PFC) or gives no credit for, that sends
 nothing for a whole ``deadlock_check_s`` interval.
 
-Accounting of data bytes (wire size, resends included), checked by the tests::
+A network is a :class:`~netlab.sim.accounting.Ledger`: its counters of data bytes
+(wire size, resends included) obey, at any stop, as the tests check::
 
     sent_bytes = received_bytes + dropped data bytes + trimmed_bytes + in_flight_bytes
 """
@@ -20,8 +21,10 @@ import math
 import time
 
 from netlab import specs, validate
+from netlab.sim.accounting import Ledger
 from netlab.sim.deadlock import blocked_cycle
 from netlab.sim.engine import DEFAULT_MAX_EVENTS, Simulator
+from netlab.sim.flow import Flow
 from netlab.sim.host import Host
 from netlab.sim.packet import DATA
 from netlab.sim.routing import compute_routes
@@ -49,22 +52,7 @@ def _sample_interval(interval_s) -> float:
     return interval_s
 
 
-class Flow:
-    """One flow's identity and parameters (results come back as FlowResult)."""
-
-    def __init__(self, flow_id, src, dst, size_bytes, start_s, priority, ack_priority, entropy):
-        self.flow_id, self.src, self.dst = flow_id, src, dst
-        self.src_id, self.dst_id = src.id, dst.id
-        self.size_bytes, self.start_s = size_bytes, start_s
-        self.priority, self.ack_priority, self.entropy = priority, ack_priority, entropy
-        self.sender = None
-        self.receiver = None
-
-    def __repr__(self) -> str:
-        return f"Flow({self.flow_id} {self.src.name}->{self.dst.name}, {self.size_bytes} B at {self.start_s} s)"
-
-
-class Network:
+class Network(Ledger):
     """Hosts, switches, links and flows on one simulator (see the module docstring)."""
 
     def __init__(self, seed: int = 0, flow_control=None, switch_latency_s: float = 0.0,
@@ -112,11 +100,7 @@ class Network:
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
-        # byte accounting (data packets, wire size)
-        self.sent_bytes = self.received_bytes = self.dropped_bytes = self.trimmed_bytes = 0
-        self.wire_bytes = self.pipeline_bytes = 0
-        self.dropped_packets = 0
-        self.pfc_frames = 0
+        Ledger.__init__(self)        # byte accounting (data packets, wire size)
 
     # --- building --------------------------------------------------------------------
     def add_host(self, name: str) -> Host:

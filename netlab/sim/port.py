@@ -23,7 +23,7 @@ so a port never finishes sending before ``packet.tail_s``.
 
 from __future__ import annotations
 
-from heapq import heappush
+from netlab.sim.eventheap import heappush
 
 
 class Port:

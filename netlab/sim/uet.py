@@ -189,7 +189,7 @@ class UETSender(Sender):
             self.credits += packet.seq
             self.host.kick()
         else:
-            super().on_control(packet)
+            Sender.on_control(self, packet)   # (the base class by name: the compiled class has no super() cell)
 
     def _forget(self, tx: int) -> int | None:
         """Take transmission ``tx`` out of flight; its seq, or None if it was not in flight."""

@@ -97,12 +97,14 @@ class CreditScheduler:
         self.packets_per_credit = packets_per_credit
         self.interval_s = (network.mtu_bytes + network.header_bytes) * 8.0 / host.port.bandwidth_bps
         self.flows: list = []
+        self._known: set = set()                   # the same flows, to look one up at once
         self._rr = 0
         self._ticking = False
         self.credits_sent = 0
 
     def wake(self, receiver) -> None:
-        if receiver not in self.flows:
+        if receiver not in self._known:
+            self._known.add(receiver)
             self.flows.append(receiver)
         if not self._ticking:
             self._ticking = True

@@ -6,6 +6,7 @@ window is full waiting for a timeout, and must answer an ECN mark at once. A cre
 packet that carries k credits must hand out the same credits at the same average rate.
 """
 
+from functools import partial
 import math
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from netlab.sim import Lossy, single_switch
 from netlab.sim.packet import SACK, Packet
 from netlab.sim.queues import DropTail, ECNMarking
-from netlab.sim.uet import UETConfig, UETReceiver, uet
+from netlab.sim.uet import UETConfig, UETReceiver, UETSender, uet
 from netlab.sim.uet_cc import NSCC
 from netlab.sim.uet_scenarios import incast
 
@@ -55,25 +56,31 @@ def test_a_full_window_asks_for_an_ack_instead_of_waiting_for_a_timeout():
     assert rx.sacks_sent == 32                    # the second of every pair asks
 
 
-def test_an_ecn_mark_is_acknowledged_at_once(monkeypatch):
+class SpyReceiver(UETReceiver):
+    """Records the marked packets that arrive and the packets each SACK answers."""
+
+    marked: list = []
+    sacked: list = []
+
+    def on_packet(self, packet):
+        if packet.ecn:
+            self.marked.append((packet.flow_id, packet.seq))
+        UETReceiver.on_packet(self, packet)
+
+    def _sack(self, packet):
+        self.sacked.append((packet.flow_id, packet.seq))
+        UETReceiver._sack(self, packet)
+
+
+def test_an_ecn_mark_is_acknowledged_at_once():
     # Two senders into one receiver keep the switch queue non-empty; any queued byte marks.
     # Every marked packet must get its own SACK, whatever ack_every says.
     marked, sacked = [], []
-    on_packet, sack = UETReceiver.on_packet, UETReceiver._sack
-
-    def spy_on_packet(self, packet):
-        if packet.ecn:
-            marked.append((packet.flow_id, packet.seq))
-        on_packet(self, packet)
-
-    def spy_sack(self, packet):
-        sacked.append((packet.flow_id, packet.seq))
-        sack(self, packet)
-    monkeypatch.setattr(UETReceiver, "on_packet", spy_on_packet)
-    monkeypatch.setattr(UETReceiver, "_sack", spy_sack)
+    SpyReceiver.marked, SpyReceiver.sacked = marked, sacked
+    config = UETConfig(spray=False, ack_every=8)
+    pair = (partial(UETSender, config=config), partial(SpyReceiver, config=config, schedulers={}))
     net = single_switch(3, 100e9, propagation_s=1e-6, window_bytes=10e6, seed=0, flow_control=Lossy(10e6),
                         queue_policy=DropTail(ecn=ECNMarking(0.0, 1.0, 1.0)), rto_s=1e-3)
-    pair = uet(spray=False, ack_every=8)
     for src in ("h0", "h1"):
         net.add_flow(src, "h2", 40 * MTU, transport=pair)
     net.run()
@@ -123,3 +130,43 @@ def test_bad_coalescing_is_rejected(field, value):
 def test_go_back_n_does_not_coalesce():
     with pytest.raises(ValueError, match="ack_every"):
         incast("roce-pfc", 2, 20_000, ack_every=4)
+
+
+def test_a_duplicate_is_acknowledged_at_once():
+    # A duplicate means the sender resent a packet whose SACK it has not seen: it must hear
+    # at once, not after ack_every more packets.
+    net = single_switch(2, 100e9)
+    flow = net.add_flow("h0", "h1", 10 * MTU)
+    sent = []
+    rx = UETReceiver(net, flow, net.hosts["h1"], None, config=UETConfig(ack_every=8))
+    rx.send_ack = lambda kind, seq, info=None: sent.append((kind, seq, info))
+
+    def data(seq):
+        return Packet("data", 0, 0, 1, MTU + 64, seq=seq, offset_bytes=seq * MTU, payload_bytes=MTU, info=seq)
+    rx.on_packet(data(0))
+    rx.on_packet(data(1))
+    assert sent == []                             # 2 of 8 packets: no SACK yet
+    rx.on_packet(data(1))                         # the duplicate
+    assert len(sent) == 1 and sent[0][0] == SACK and sent[0][1] == 2      # cumulative point 2
+    assert rx.duplicate_bytes == MTU
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_a_credit_packet_carries_up_to_k_credits(k):
+    # Four senders of 49 packets into one receiver with credits: after the 8 unsolicited packets
+    # each flow needs 41 more credits. Every CREDIT packet that reaches a sender carries at most
+    # k, together exactly what the scheduler granted, and with k = 4 nearly all carry 4.
+    from tests.sim.tracing import trace_arrivals
+    n_packets = math.ceil(200_000 / MTU)
+    net = single_switch(5, 100e9, propagation_s=1e-6, flow_control=Lossy(10e6), seed=1)
+    pair = uet(spray=False, credits=True, packets_per_credit=k)
+    for i in range(1, 5):
+        net.add_flow(f"h{i}", "h0", 200_000, transport=pair)
+    log = trace_arrivals(net, [])
+    r = net.run()
+    assert r.stop_reason == "complete" and r.dropped_packets == 0
+    scheduler = next(iter(net.hosts["h0"].receivers.values())).scheduler
+    carried = [seq for _, node, _, kind, _, seq, *_ in log if kind == "credit" and node != "s0"]
+    assert sum(carried) == scheduler.credits_sent >= 4 * (n_packets - 8)
+    assert max(carried) == k and min(carried) >= 1
+    assert len(carried) <= math.ceil(scheduler.credits_sent / k) + 4     # a short last grant per flow

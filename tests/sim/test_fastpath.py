@@ -14,40 +14,20 @@ events than the reference.
 
 import math
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from netlab.sim import PFC, Credits, Lossy, leaf_spine, single_switch
 from netlab.sim.cc import DCQCN
-from netlab.sim.host import Host
 from netlab.sim.loadbalance import Adaptive, Spray
 from netlab.sim.queues import DropTail, ECNMarking
-from netlab.sim.switch import Switch
 from netlab.sim.transport import GoBackN
 from netlab.sim.trimming import Trimming
 from netlab.sim.uet import uet
 from netlab.sim.uet_cc import NSCC
 
 from tests.sim.test_properties import comparable
-
-
-@pytest.fixture
-def traced(monkeypatch):
-    """Record (time, node, in_port, kind, flow, seq, size, trimmed, ecn) at every arrival."""
-    log = []
-
-    def wrap(cls):
-        original = cls.receive
-
-        def receive(self, packet, in_port):
-            log.append((self.sim.now_s, self.name, in_port, packet.kind, packet.flow_id, packet.seq,
-                        packet.size_bytes, packet.trimmed, packet.ecn))
-            return original(self, packet, in_port)
-        monkeypatch.setattr(cls, "receive", receive)
-
-    wrap(Switch)
-    wrap(Host)
-    return log
+from tests.sim.tracing import trace_arrivals
 
 
 scenarios = st.fixed_dictionaries({
@@ -98,15 +78,15 @@ def build(s, event_by_event):
     return net
 
 
-# (the fixture's log is cleared by the test for every example)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None)
 @given(s=scenarios)
-def test_fast_path_and_event_by_event_give_identical_traces(traced, s):
+def test_fast_path_and_event_by_event_give_identical_traces(s):
     runs = []
     for event_by_event in (True, False):
-        traced.clear()
-        result = build(s, event_by_event).run(until_s=2e-3, max_events=300_000)
-        runs.append((list(traced), result))
+        net = build(s, event_by_event)
+        trace = trace_arrivals(net, [])
+        result = net.run(until_s=2e-3, max_events=300_000)
+        runs.append((trace, result))
     (ref_trace, ref), (fast_trace, fast) = runs
     assert ref.stop_reason != "max_events"           # the bound is there for safety only
     assert fast_trace == ref_trace
@@ -138,20 +118,21 @@ def test_event_by_event_is_validated():
         single_switch(2, 100e9, event_by_event="yes")
 
 
-def test_window_growth_after_the_kick_is_not_missed(traced):
+def test_window_growth_after_the_kick_is_not_missed():
     # A lossy incast with NSCC: after timeouts the window is one packet, a SACK kicks the
     # idle NIC, which sends and would go quiet -- then NSCC grows the window. The end of
     # that transmission must still look for the next packet (Port.notify).
     def run(event_by_event):
-        traced.clear()
         net = single_switch(17, 100e9, 1e-6, flow_control=Lossy(500_000), window_bytes=256_000, seed=3,
                             queue_policy=DropTail(ecn=ECNMarking(10_000, 100_000, 0.2)),
                             event_by_event=event_by_event)
         pair = uet()
         for i in range(1, 17):
             net.add_flow(f"h{i}", "h0", 200_000, transport=pair, cc=NSCC)
-        return list(traced), net.run()
+        trace = trace_arrivals(net, [])
+        return trace, net.run()
     (ref_trace, ref), (fast_trace, fast) = run(True), run(False)
     assert sum(f.timeouts for f in ref.flows) > 0
+    assert len(ref_trace) > 16 * 200_000 // 4096      # (the trace was read before the run, empty)
     assert fast_trace == ref_trace
     assert [f.completion_time_s for f in fast.flows] == [f.completion_time_s for f in ref.flows]

@@ -1,0 +1,87 @@
+# Cython declarations for transport.py (the compiled fast path; see netlab/sim/compiled.py).
+# Counters that meet shifts (packet counts, sequence numbers) stay Python integers.
+cimport cython
+from netlab.sim.engine cimport Simulator
+from netlab.sim.packet cimport Packet
+from netlab.sim.accounting cimport Ledger
+from netlab.sim.flow cimport Flow
+
+cdef class Sender:
+    cdef dict __dict__
+    cdef public Ledger network
+    cdef public Simulator sim
+    cdef public Flow flow
+    cdef public object host
+    cdef public object priority
+    cdef public object mtu_bytes
+    cdef public object header_bytes
+    cdef public object n_packets
+    cdef public object rto_s
+    cdef public object line_rate_bps
+    cdef public object rate_bps
+    cdef public double next_send_s
+    cdef public bint done
+    cdef public object packets_sent
+    cdef public object retransmitted_packets
+    cdef public object timeouts
+    cdef public double _deadline_s
+    cdef public bint _timer_pending
+    cdef public object cc
+
+    cpdef has_packet(self)
+    cpdef make_packet(self)
+    cpdef on_ack(self, packet)
+    cpdef on_nack(self, packet)
+    cpdef on_sack(self, packet)
+    cpdef on_timeout(self)
+    cpdef ready_at(self, double now_s)
+    cpdef next_size_bytes(self)
+    @cython.locals(packet=Packet, now=cython.double)
+    cpdef next_packet(self)
+    cpdef on_control(self, Packet packet)
+    cpdef data_packet(self, seq)
+    cpdef arm_timer(self, double deadline_s)
+    cpdef cancel_timer(self)
+    cpdef _timer_fire(self)
+    cpdef finish(self)
+
+cdef class Receiver:
+    cdef dict __dict__
+    cdef public Ledger network
+    cdef public Simulator sim
+    cdef public Flow flow
+    cdef public object host
+    cdef public list ranges
+    cdef public object delivered_bytes
+    cdef public object duplicate_bytes
+    cdef public object out_of_order_packets
+    cdef public object packets_received
+    cdef public object complete_s
+    cdef public object cnp_interval_s
+    cdef public double _last_cnp_s
+
+    cpdef on_packet(self, Packet packet)
+    @cython.locals(ranges=list)
+    cpdef deliver(self, offset_bytes, n_bytes)
+    cpdef send_ack(self, kind, seq, info=*)
+    cpdef maybe_cnp(self, Packet packet)
+
+cdef class GoBackNSender(Sender):
+    cdef public object acked
+    cdef public object next_seq
+    cdef public object highest_sent
+    cdef public object window_packets
+
+    cpdef has_packet(self)
+    cpdef next_size_bytes(self)
+    cpdef make_packet(self)
+    cpdef _advance(self, cumulative)
+    cpdef on_ack(self, packet)
+    cpdef on_nack(self, packet)
+    cpdef on_timeout(self)
+
+cdef class GoBackNReceiver(Receiver):
+    cdef public object expected
+    cdef public object _nacked
+
+    cpdef on_packet(self, Packet packet)

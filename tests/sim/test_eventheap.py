@@ -1,0 +1,45 @@
+"""The compiled event heap (netlab/sim/eventheap.pyx) behaves as heapq on event tuples.
+
+Random pushes and pops of (time, seq, payload) events -- many equal times, times that are
+ints, a growing and shrinking heap -- go to both; every pop must return the same event and
+the two lists must hold the same layout after every operation (the same algorithm, so
+not just the same order).
+"""
+
+import heapq
+import random
+
+import pytest
+
+import netlab.sim
+from netlab.sim import eventheap
+
+
+def test_the_compiled_heap_is_the_one_imported():
+    assert netlab.sim.COMPILED and eventheap.__file__.endswith(".so"), eventheap.__file__
+    assert eventheap.heappush is not heapq.heappush
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_same_pops_and_same_layout_as_heapq(seed):
+    rng = random.Random(seed)
+    ours, theirs, seq = [], [], 0
+    for _ in range(4000):
+        if rng.random() < 0.55 or not ours:
+            seq += 1
+            time_s = rng.choice([rng.random() * 1e-3, float(rng.randrange(5)) * 1e-6, rng.randrange(3)])
+            event = (time_s, seq, f"cb{seq}", ())
+            eventheap.heappush(ours, event)
+            heapq.heappush(theirs, event)
+        else:
+            assert eventheap.heappop(ours) == heapq.heappop(theirs)
+        assert ours == theirs
+    popped = [eventheap.heappop(ours) for _ in range(len(ours))]
+    assert popped == sorted(popped, key=lambda e: (e[0], e[1])) and not ours
+
+
+def test_an_empty_heap_raises_as_heapq_does():
+    with pytest.raises(IndexError):
+        eventheap.heappop([])
+    with pytest.raises(IndexError):
+        heapq.heappop([])
