@@ -23,7 +23,7 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 # uv installs the pinned requirements in parallel (pip took about 35 s of a CI run, uv about 10 s).
 UV := uv==0.13.9
 
-.PHONY: install book build stage test test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
+.PHONY: install book build stage test pdf-then-static test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
 
 install: $(STAMP) $(SIM_FAST)
 
@@ -61,12 +61,15 @@ build: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
 # Unit and notebook tests in one parallel session (2 workers share both; the notebooks are handed
-# out first, one at a time, so the slowest ones do not run last), then the build; then the PDF is
-# printed while the browser checks run, and the static checks (the PDF's among them) come last.
+# out first, one at a time, so the slowest ones do not run last), then the build; then the browser
+# checks run while the PDF is printed and the static checks (the PDF's among them) run after it.
 test: $(STAMP) stage
 	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) tests -m "not site and not browser" -n 2 --maxschedchunk=1
 	$(MAKE) --no-print-directory build
-	$(MAKE) --no-print-directory -j2 --output-sync=target pdf test-browser
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-browser pdf-then-static
+
+pdf-then-static:
+	$(MAKE) --no-print-directory pdf
 	$(MAKE) --no-print-directory test-static
 
 test-unit: $(STAMP)
