@@ -20,7 +20,7 @@ Which one runs:
   ignored, with a warning, until it is rebuilt);
 * the plain Python modules otherwise, or whenever the environment variable
   ``NETLAB_SIM_PURE=1`` is set (what a reader stepping through the code with a debugger
-  wants; the results are identical, only about twice as slow).
+  wants; the results are identical, the time two to three times as long).
 
 :data:`netlab.sim.COMPILED` says which. Without a C compiler or Cython the build
 prints why and the plain modules are used.
