@@ -93,7 +93,10 @@ credits per CREDIT packet), one run with ``--htsim --seeds 8`` (load 2.4-3.6, ba
 The compiled build (:mod:`netlab.sim.compiled`, made by ``make install``; section 2c runs the
 plain modules beside it in a child process with ``NETLAB_SIM_PURE=1``), final code, one run
 with ``--htsim`` (load 1.3-2.1, bare loop 0.133 s), CPU seconds, htsim / netlab plain /
-netlab compiled, then compiled netlab / htsim::
+netlab compiled (plain from section 2c, the others from section 2), then compiled netlab / htsim
+(of the unrounded times: 4.6x, not 0.94 / 0.21); plain/compiled is section 2c's, which times both
+builds side by side (its compiled times differ from section 2's by up to 0.07 s: 1.88x, not
+2.84 / 1.44)::
 
     permutation ECMP         0.32 / 2.15 / 0.89   2.8x   (x bare 2.4 / 6.7; plain/compiled 2.40x)
     spray vs oblivious       0.33 / 2.59 / 1.32   4.0x   (x bare 2.5 / 9.9; 1.97x)
@@ -101,8 +104,8 @@ netlab compiled, then compiled netlab / htsim::
     incast RoCE+PFC          0.21 / 1.89 / 0.69   3.3x   (x bare 1.5 / 5.2; 2.74x)
     incast UET trim+credits  0.21 / 2.46 / 0.94   4.6x   (x bare 1.5 / 7.1; 2.60x)
 
-Results identical in both builds (section 2c). An earlier run of the compiled build, before
-its event heap, Flow and Spray changes, on a quieter machine (load 1, bare 0.120 s): htsim
+Completion times and event counts identical in both builds (section 2c). An earlier run of the
+compiled build, before its event heap, Flow and Spray changes, on a quieter machine (load 1, bare 0.120 s): htsim
 0.28/0.30/0.31/0.17 s, netlab 0.78/1.13/1.23/0.69/0.88 s (2.8-5.0x). Scaling, compiled:
 sprayed 32 -> 1,024 hosts 0.21-0.22 -> 25.2-33.2 s CPU in the two runs (exponent 1.37-1.47);
 0.25 -> 4 MB exponent 0.84-0.88.
