@@ -4,11 +4,14 @@ The ``.py`` modules of :mod:`netlab.sim` are the model, and they run as they are
 the hottest of them lies a ``.pxd`` file (Cython's "augmenting" declarations) that says
 only which classes are extension types and which of their attributes are C fields
 (times as ``double``, sizes and counters as 64-bit integers; sequence numbers and
-bitmaps stay Python integers because they meet shifts). ``make install`` runs
+bitmaps stay Python integers because they meet shifts). A C integer field truncates a
+float silently (1500.7 becomes 1500), so only values that are always integers may be
+typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them. ``make install`` runs
 ``python netlab/sim/compiled.py``, which compiles those modules in place; Python then
 imports the compiled module before the ``.py`` beside it. Nothing in the model is
-written twice, so both give the same events in the same order: the tests check it
-(``tests/sim/test_compiled.py``) on random small scenarios and on the benchmark runs. One
+written twice, so both should give the same events in the same order: the tests check the
+same packet arrivals in the same order, results and event counts
+(``tests/sim/test_compiled.py``) on small scenarios and small versions of the benchmark runs. One
 data structure is: the event heap, whose ``.py`` is :mod:`heapq` and whose ``eventheap.pyx``
 is the same algorithm with a comparison of C numbers (``tests/sim/test_eventheap.py``).
 
