@@ -6,7 +6,8 @@ only which classes are extension types and which of their attributes are C field
 (times as ``double``, sizes and counters as 64-bit integers; sequence numbers and
 bitmaps stay Python integers because they meet shifts). A C integer field truncates a
 float silently (1500.7 becomes 1500), so only values that are always integers may be
-typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them. ``make install`` runs
+typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them and a
+:class:`~netlab.sim.packet.Packet` refuses any other. ``make install`` runs
 ``python netlab/sim/compiled.py``, which compiles those modules in place; Python then
 imports the compiled module before the ``.py`` beside it. Nothing in the model is
 written twice, so both should give the same events in the same order: the tests check the
@@ -51,7 +52,14 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def _source_hash() -> str:
-    digest = hashlib.sha256(sys.implementation.cache_tag.encode())
+    """A hash of what the build depends on: the Python version, Cython's version, the
+    directives, this file and every source of :data:`MODULES`."""
+    try:
+        from Cython import __version__ as cython_version
+    except ImportError:
+        cython_version = "none"
+    digest = hashlib.sha256(f"{sys.implementation.cache_tag} {cython_version} {sorted(DIRECTIVES.items())}".encode())
+    digest.update(pathlib.Path(__file__).read_bytes())
     for name in MODULES:
         for suffix in (".py", ".pxd", ".pyx"):
             path = HERE / f"{name}{suffix}"

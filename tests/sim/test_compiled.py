@@ -134,3 +134,16 @@ def test_pure_is_chosen_when_asked_and_when_the_build_is_stale(monkeypatch):
         assert compiled.choose() is False
     spec = next(f for f in sys.meta_path if isinstance(f, compiled._SourceFinder)).find_spec("netlab.sim.port")
     assert spec.origin.endswith("port.py")
+
+
+def test_a_packet_refuses_a_size_that_a_c_integer_would_truncate():
+    # The compiled build keeps sizes in 64-bit integers, which would cut 1500.7 to 1500 without
+    # a word; both builds refuse it instead, naming the field.
+    from netlab.sim.packet import DATA, Packet
+    with pytest.raises(ValueError, match="size_bytes"):
+        Packet(DATA, 0, 0, 1, 1500.7)
+    packet = Packet(DATA, 0, 0, 1, 1500, payload_bytes=1436)
+    with pytest.raises(ValueError, match="header_bytes"):
+        packet.trim(64.5)
+    packet.trim(64)
+    assert packet.size_bytes == 64 and packet.trimmed
