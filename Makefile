@@ -77,15 +77,17 @@ test-notebooks: $(STAMP) stage
 
 # Every page in headless Chromium (/usr/bin/chromium) with the network blocked, and the static checks
 # of the built HTML and the PDF. Without Chromium the browser tests are skipped with a message,
-# unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure. Two workers: tests/site/conftest.py
-# keeps each test file on one worker, and the visit of every page on its own.
+# unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure. Two workers, each test file on one
+# (--dist loadfile), so a file's module and session fixtures (the visit of every page, a parsed PDF) are
+# made once. (--dist loadgroup does not group under pytest 9.2 with xdist 3.8: xdist marks a group by
+# renaming the test's nodeid, which pytest 9.2 ignores, so each worker visited every page.)
 test-site: test-browser test-static
 
 test-browser: $(STAMP)
-	$(PYTEST) tests -m "browser and not site" -n 2 --dist loadgroup
+	$(PYTEST) -p tests.site.notes tests -m "browser and not site" -n 2 --dist loadfile
 
 test-static: $(STAMP)
-	$(PYTEST) tests -m site -n 2 --dist loadgroup
+	$(PYTEST) -p tests.site.notes tests -m site -n 2 --dist loadfile
 
 # One PDF of the whole book: the built pages, in the order of the table of contents, printed by
 # headless Chromium (book/_ext/pdf.py says how). Needs the built site (make book) and Chromium.

@@ -13,13 +13,15 @@ import os
 
 import pytest
 
-from tests.site import browser_checks
+from tests.site import browser_checks, notes
 from tests.site.sitefiles import all_pages, content_pages, site_dir
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
 SEARCH_TERM = "bandwidth"
-_notes: list[str] = []
+
+
+def pytest_configure(config):
+    if not config.pluginmanager.is_registered(notes):
+        config.pluginmanager.register(notes, "netlab-site-notes")
 
 
 def _missing_site_message() -> str:
@@ -33,21 +35,6 @@ def pytest_generate_tests(metafunc):
         if name in metafunc.fixturenames:
             pages = finder(root)
             metafunc.parametrize(name, pages or [None], ids=pages or ["no-site"])
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    """Under ``--dist loadgroup`` (``make test-site``, two workers) each test file here runs on one
-    worker, so its module fixture (a browser, a parsed PDF) is made once. The tests that read the
-    visit of every page (``site_report``) are a group of their own, so that visit is made once, and
-    the explorer's timing test (test_explorer_browser) runs after it on the same worker, not beside it."""
-    for item in items:
-        if os.path.dirname(str(item.path)) != HERE:
-            continue
-        module = item.module.__name__.rsplit(".", 1)[-1]
-        if "site_report" in item.fixturenames or module == "test_explorer_browser":
-            module = "site_report"
-        item.add_marker(pytest.mark.xdist_group(module))
 
 
 @pytest.fixture(scope="session")
@@ -67,24 +54,19 @@ def browser_required():
     if reason:
         if os.environ.get("NETLAB_REQUIRE_BROWSER") == "1":
             pytest.fail(f"{reason}. NETLAB_REQUIRE_BROWSER=1 (CI) requires the browser tests.", pytrace=False)
-        if reason not in _notes:
-            _notes.append(reason)
+        notes.add(reason)
         pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
 def site_report(site_root, browser_required):
     report = browser_checks.inspect_site(site_root, search_term=SEARCH_TERM)
-    _notes.append(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
-                  f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time)")
+    notes.add(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
+              f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time)")
     moves = sorted(t for r in report.pages.values() for t in r.widget_update_s)
     if moves:
         p95 = moves[min(len(moves) - 1, round(0.95 * (len(moves) - 1)))]
-        _notes.append(f"kernel-free widgets: {len(moves)} control moves, key press to new frame "
-                      f"median {1e3 * moves[len(moves) // 2]:.0f} ms, p95 {1e3 * p95:.0f} ms (includes Playwright's round trips)")
+        notes.add(f"kernel-free widgets: {len(moves)} control moves, key press to new frame "
+                  f"median {1e3 * moves[len(moves) // 2]:.0f} ms, p95 {1e3 * p95:.0f} ms (includes Playwright's round trips)")
     return report
 
-
-def pytest_terminal_summary(terminalreporter):
-    for note in _notes:
-        terminalreporter.write_line(f"netlab site: {note}")
