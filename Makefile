@@ -36,8 +36,8 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 # The simulator's compiled fast path (netlab/sim/compiled.py), rebuilt when its sources change;
-# without a C compiler the plain Python modules run (same results, about twice as slow).
-$(SIM_FAST): $(wildcard netlab/sim/*.py netlab/sim/*.pxd) | $(STAMP)
+# without a C compiler the plain Python modules run (same results, two to three times as slow).
+$(SIM_FAST): $(wildcard netlab/sim/*.py netlab/sim/*.pxd netlab/sim/*.pyx) | $(STAMP)
 	$(BIN)/python netlab/sim/compiled.py -q
 
 book: test-notebooks build

@@ -91,18 +91,24 @@ credits per CREDIT packet), one run with ``--htsim --seeds 8`` (load 2.4-3.6, ba
     incast UET trim+credits  0.23 / 3.19 / 3.95  13.7x   (x bare 1.7 / 22.9)
 
 The compiled build (:mod:`netlab.sim.compiled`, made by ``make install``; section 2c runs the
-plain modules beside it in a child process with ``NETLAB_SIM_PURE=1``), one run with
-``--htsim --seeds 8`` on a quiet machine (load about 1, bare loop 0.120 s), CPU seconds,
-htsim / netlab plain / netlab compiled, then compiled netlab / htsim::
+plain modules beside it in a child process with ``NETLAB_SIM_PURE=1``), final code, one run
+with ``--htsim`` (load 1.3-2.1, bare loop 0.133 s), CPU seconds, htsim / netlab plain /
+netlab compiled (plain from section 2c, the others from section 2), then compiled netlab / htsim
+(of the unrounded times: 4.6x, not 0.94 / 0.21); plain/compiled is section 2c's, which times both
+builds side by side (its compiled times differ from section 2's by up to 0.07 s: 1.88x, not
+2.84 / 1.44)::
 
-    permutation ECMP         0.28 / 1.76 / 0.78   2.8x   (x bare 2.3 / 6.5; plain/compiled 2.27x)
-    spray vs oblivious       0.30 / 2.12 / 1.13   3.8x   (x bare 2.5 / 9.4; 1.78x)
-    adaptive vs REPS         0.31 / 2.28 / 1.23   4.0x   (x bare 2.6 / 10.2; 1.77x)
-    incast RoCE+PFC          0.17 / 1.49 / 0.69   3.9x   (x bare 1.5 / 5.7; 2.17x)
-    incast UET trim+credits  0.17 / 2.08 / 0.88   5.0x   (x bare 1.5 / 7.4; 2.42x)
+    permutation ECMP         0.32 / 2.15 / 0.89   2.8x   (x bare 2.4 / 6.7; plain/compiled 2.40x)
+    spray vs oblivious       0.33 / 2.59 / 1.32   4.0x   (x bare 2.5 / 9.9; 1.97x)
+    adaptive vs REPS         0.34 / 2.84 / 1.44   4.2x   (x bare 2.6 / 10.8; 1.88x)
+    incast RoCE+PFC          0.21 / 1.89 / 0.69   3.3x   (x bare 1.5 / 5.2; 2.74x)
+    incast UET trim+credits  0.21 / 2.46 / 0.94   4.6x   (x bare 1.5 / 7.1; 2.60x)
 
-Results identical in both builds (section 2c). Scaling, compiled: sprayed 32 -> 1,024 hosts
-0.22 -> 25.2 s CPU (exponent 1.37; 692,000 -> 194,000 events/s); 0.25 -> 4 MB exponent 0.88.
+Completion times and event counts identical in both builds (section 2c). An earlier run of the
+compiled build, before its event heap, Flow and Spray changes, on a quieter machine (load 1, bare 0.120 s): htsim
+0.28/0.30/0.31/0.17 s, netlab 0.78/1.13/1.23/0.69/0.88 s (2.8-5.0x). Scaling, compiled:
+sprayed 32 -> 1,024 hosts 0.21-0.22 -> 25.2-33.2 s CPU in the two runs (exponent 1.37-1.47);
+0.25 -> 4 MB exponent 0.84-0.88.
 
 FCT medians on the same flows: ECMP seeds 1-8, median of medians 331.1 µs (netlab) and
 336.9 µs (htsim); spraying 178.1 vs 194.7 µs; adaptive 185.4 vs REPS 193.2 µs; incast tail

@@ -5,8 +5,8 @@ in a queue, buffers filling, pause frames spreading, packets dropped and resent 
 needs a simulation. This one is small enough to read in an afternoon, plain
 Python on :mod:`heapq`, deterministic for a seed, and always bounded. ``make install``
 also compiles its hot modules with Cython from the same source (:mod:`netlab.sim.compiled`;
-:data:`COMPILED` says which build runs): the same events in the same order, about twice
-as fast.
+:data:`COMPILED` says which build runs): the same results (the tests compare every
+packet arrival), two to three times as fast.
 
 Quick start::
 

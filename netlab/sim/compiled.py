@@ -4,11 +4,15 @@ The ``.py`` modules of :mod:`netlab.sim` are the model, and they run as they are
 the hottest of them lies a ``.pxd`` file (Cython's "augmenting" declarations) that says
 only which classes are extension types and which of their attributes are C fields
 (times as ``double``, sizes and counters as 64-bit integers; sequence numbers and
-bitmaps stay Python integers because they meet shifts). ``make install`` runs
+bitmaps stay Python integers because they meet shifts). A C integer field truncates a
+float silently (1500.7 becomes 1500), so only values that are always integers may be
+typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them and a
+:class:`~netlab.sim.packet.Packet` refuses any other. ``make install`` runs
 ``python netlab/sim/compiled.py``, which compiles those modules in place; Python then
 imports the compiled module before the ``.py`` beside it. Nothing in the model is
-written twice, so both give the same events in the same order: the tests check it
-(``tests/sim/test_compiled.py``) on random small scenarios and on the benchmark runs. One
+written twice, so both should give the same events in the same order: the tests check the
+same packet arrivals in the same order, results and event counts
+(``tests/sim/test_compiled.py``) on small scenarios and small versions of the benchmark runs. One
 data structure is: the event heap, whose ``.py`` is :mod:`heapq` and whose ``eventheap.pyx``
 is the same algorithm with a comparison of C numbers (``tests/sim/test_eventheap.py``).
 
@@ -20,7 +24,7 @@ Which one runs:
   ignored, with a warning, until it is rebuilt);
 * the plain Python modules otherwise, or whenever the environment variable
   ``NETLAB_SIM_PURE=1`` is set (what a reader stepping through the code with a debugger
-  wants; the results are identical, only about twice as slow).
+  wants; the results are identical, the time two to three times as long).
 
 :data:`netlab.sim.COMPILED` says which. Without a C compiler or Cython the build
 prints why and the plain modules are used.
@@ -48,7 +52,14 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def _source_hash() -> str:
-    digest = hashlib.sha256(sys.implementation.cache_tag.encode())
+    """A hash of what the build depends on: the Python version, Cython's version, the
+    directives, this file and every source of :data:`MODULES`."""
+    try:
+        from Cython import __version__ as cython_version
+    except ImportError:
+        cython_version = "none"
+    digest = hashlib.sha256(f"{sys.implementation.cache_tag} {cython_version} {sorted(DIRECTIVES.items())}".encode())
+    digest.update(pathlib.Path(__file__).read_bytes())
     for name in MODULES:
         for suffix in (".py", ".pxd", ".pyx"):
             path = HERE / f"{name}{suffix}"

@@ -31,6 +31,8 @@ class Packet:
     def __init__(self, kind: str, flow_id: int, src: int, dst: int, size_bytes: int,
                  seq: int = 0, offset_bytes: int = 0, payload_bytes: int = 0,
                  priority: int = 0, entropy: int = 0, info: object = None) -> None:
+        if not isinstance(size_bytes, int):     # (the compiled build keeps it in a C integer)
+            raise ValueError(f"size_bytes must be a whole number of bytes (an int), got {size_bytes!r}")
         self.kind = kind
         self.flow_id = flow_id
         self.src = src                  # host id (int) of the sender
@@ -57,6 +59,8 @@ class Packet:
 
     def trim(self, header_bytes: int) -> None:
         """Cut the payload off, keeping a ``header_bytes`` packet (packet trimming)."""
+        if not isinstance(header_bytes, int):
+            raise ValueError(f"header_bytes must be a whole number of bytes (an int), got {header_bytes!r}")
         self.trimmed = True
         self.size_bytes = min(self.size_bytes, header_bytes)
 

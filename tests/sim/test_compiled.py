@@ -8,8 +8,10 @@ with ``NETLAB_SIM_PURE=1`` (the plain modules), and asks for identical arrival t
 and identical event counts. The scenarios are those of the fast-path property test
 (lossy, ECN, trimming, PFC, credits, cut-through, switch latency, go-back-N with and
 without DCQCN, UET-like with spraying, credits, NSCC, coalescing; ECMP, spraying and
-adaptive routing), drawn from a fixed seed, plus small versions of the benchmark's
-fabric runs.
+adaptive routing), drawn from a fixed seed; those small draws seldom fill a queue, so
+six chosen scenarios make sure that PFC pauses, queues trim, drop and mark, and DCQCN
+gets congestion notifications (the test checks each happens); plus small versions of the
+benchmark's fabric runs.
 """
 
 import dataclasses
@@ -25,6 +27,8 @@ import pytest
 import netlab.sim
 from netlab.sim import compiled
 from netlab.sim.loadbalance import run_pattern
+from netlab.sim.packet import CNP
+from netlab.sim.results import RunResult
 from netlab.sim.uet_scenarios import incast
 from tests.sim.test_fastpath import build
 from tests.sim.test_properties import comparable
@@ -32,6 +36,10 @@ from tests.sim.tracing import trace_arrivals
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 N_SCENARIOS = 48
+# Seven senders of 60 kB into h0 with a 20 kB buffer: each (mode, transport, leaf-spine)
+# below makes one mechanism act, which the random draws above rarely do.
+CHOSEN = [("pfc", "gbn", True), ("pfc", "uet-spray", True), ("trim", "uet", False),
+          ("trim", "uet-coalesced", True), ("lossy", "gbn", False), ("ecn", "gbn-dcqcn", True)]
 
 
 def draw(rng: random.Random) -> dict:
@@ -54,9 +62,13 @@ def draw(rng: random.Random) -> dict:
 def record() -> list:
     """Everything compared: per scenario its trace, result and event count."""
     rng = random.Random(20261203)
+    chosen = [{"mode": mode, "transport": transport, "leaf_spine": leaf_spine,
+               "balancer": "spray" if leaf_spine else "ecmp", "buffer_bytes": 20_000, "seed": 7,
+               "cut_through": False, "latency": 0.0, "flows": [(i, 0, 60_000, 0.0) for i in range(1, 8)]}
+              for mode, transport, leaf_spine in CHOSEN]
     out = []
-    for k in range(N_SCENARIOS):
-        s = draw(rng)
+    for k in range(N_SCENARIOS + len(CHOSEN)):
+        s = draw(rng) if k < N_SCENARIOS else chosen[k - N_SCENARIOS]
         net = build(s, event_by_event=(k % 4 == 0))
         trace = trace_arrivals(net, [])
         result = net.run(until_s=2e-3, max_events=300_000)
@@ -76,8 +88,10 @@ def record() -> list:
 def _pure_record(tmp_path) -> list:
     path = tmp_path / "pure.pickle"
     env = dict(os.environ, NETLAB_SIM_PURE="1", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    script = ("import pickle, sys, netlab.sim, netlab.sim.port as port\n"
-              "assert not netlab.sim.COMPILED and port.__file__.endswith('.py'), port.__file__\n"
+    script = ("import importlib, pickle, sys, netlab.sim\n"
+              "from netlab.sim.compiled import MODULES\n"
+              "files = [importlib.import_module('netlab.sim.' + name).__file__ for name in MODULES]\n"
+              "assert not netlab.sim.COMPILED and all(f.endswith('.py') for f in files), files\n"
               "from tests.sim.test_compiled import record\n"
               f"pickle.dump(record(), open({str(path)!r}, 'wb'))\n")
     subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, timeout=600)
@@ -94,8 +108,17 @@ def test_compiled_and_plain_modules_give_identical_runs(tmp_path):
     assert netlab.sim.COMPILED
     fast = record()
     pure = _pure_record(tmp_path)
-    assert len(fast) == len(pure) == N_SCENARIOS + 6
+    n_traced = N_SCENARIOS + len(CHOSEN)
+    assert len(fast) == len(pure) == n_traced + 6
     assert sum(len(run[1]) for run in fast[:N_SCENARIOS]) > 2_000       # the traces hold packets (about 5,300)
+    # what the traced scenarios exercise (the same in both builds if the records are equal)
+    field = {f.name: i for i, f in enumerate(dataclasses.fields(RunResult))}
+    results = [run[2] for run in fast[:n_traced]]
+    arrivals = [a for run in fast[:n_traced] for a in run[1]]
+    assert any(r[field["pfc_frames"]] for r in results), "no scenario pauses"
+    assert any(r[field["trimmed_bytes"]] for r in results), "no scenario trims"
+    assert any(r[field["dropped_packets"]] for r in results), "no scenario drops"
+    assert any(a[8] for a in arrivals) and any(a[3] == CNP for a in arrivals), "no ECN mark or no CNP"
     for k, (a, b) in enumerate(zip(fast, pure)):
         assert a == b, f"run {k} differs between the compiled and the plain modules: {a[0]!r}"
 
@@ -111,3 +134,16 @@ def test_pure_is_chosen_when_asked_and_when_the_build_is_stale(monkeypatch):
         assert compiled.choose() is False
     spec = next(f for f in sys.meta_path if isinstance(f, compiled._SourceFinder)).find_spec("netlab.sim.port")
     assert spec.origin.endswith("port.py")
+
+
+def test_a_packet_refuses_a_size_that_a_c_integer_would_truncate():
+    # The compiled build keeps sizes in 64-bit integers, which would cut 1500.7 to 1500 without
+    # a word; both builds refuse it instead, naming the field.
+    from netlab.sim.packet import DATA, Packet
+    with pytest.raises(ValueError, match="size_bytes"):
+        Packet(DATA, 0, 0, 1, 1500.7)
+    packet = Packet(DATA, 0, 0, 1, 1500, payload_bytes=1436)
+    with pytest.raises(ValueError, match="header_bytes"):
+        packet.trim(64.5)
+    packet.trim(64)
+    assert packet.size_bytes == 64 and packet.trimmed
