@@ -425,8 +425,14 @@ def plot_brief(verdict: Verdict):
     ax.set_xlim(0, max(1.6, max(values) * 1.05))
     ax.invert_yaxis()
     ax.set_xlabel("share of the brief's limit (beyond 1 = misses)")
+    span = ax.get_xlim()[1]
     for y, x in enumerate(values):
-        ax.text(x + 0.02, y, f"{x:.3f}", va="center")
+        # A value label is about a fifth of the axis wide in the phone frame: one that would
+        # start left of the limit line and run across it goes just right of the line instead.
+        start = x + 0.02 * span
+        if x < 1.0 and start + 0.2 * span > 1.0:
+            start = 1.0 + 0.02 * span
+        ax.text(start, y, f"{x:.3f}", va="center")
     fig.alt = plot_brief_alt(verdict)
     return fig
 

@@ -263,3 +263,32 @@ def test_non_blocking_ecmp_on_the_racks_misses_the_brief_by_a_hair():
     """The chapter calls this verdict too close to call: 28.57 days against 28.5 (0.25 %)."""
     v = cluster.check(cluster.evaluate(cluster.capstone_design("gb200-nvl72", "eth-ecmp", "cpo", 1.0), W), BRIEF)
     assert "time" in v.misses and 1.0 < v.margins["time"] < 1.005
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_brief_bar_labels_never_cross_the_limit_line(narrow):
+    # Lab 11's explorer: a bar ending just short of the brief's limit had its value printed
+    # across the limit line (79 of the 162 labels of the capstone's 54 designs did).
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from netlab import plots
+    work = cluster.Workload(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096,
+                            tokens_per_step=1152 * 4096, n_tokens=15e12)
+    brief = cluster.Brief(max_days=28.5, max_facility_w=12.35e6, max_capex_usd=230e6, n_gpus=4608, overlap=0.0)
+    checked = 0
+    for verdict in cluster.explore(work, brief):
+        if narrow:
+            with plots.narrow_figures():
+                fig = cluster.plot_brief(verdict)
+                plots.fit_narrow(fig)
+        else:
+            fig = cluster.plot_brief(verdict)
+        FigureCanvasAgg(fig)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        line_x = ax.transData.transform((1.0, 0.0))[0]
+        for text in ax.texts:
+            box = text.get_window_extent(renderer)
+            assert not box.x0 - 1 <= line_x <= box.x1 + 1, (text.get_text(), verdict.margins)
+            checked += 1
+    assert checked == 3 * 54
