@@ -58,6 +58,7 @@ def _share_mathtext_parses() -> None:
 
     mathtext.MathTextParser._parse_cached = _parse_cached
     mathtext.MathTextParser._netlab_shared = True
+    mathtext.MathTextParser._netlab_unshared_parse = parse      # matplotlib's own, for the tests
 
 
 _share_mathtext_parses()
