@@ -182,8 +182,8 @@ _SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "netlab", "svg.id": None}
 def figure_to_svg(fig, decimals: int = 1) -> str:
     """A matplotlib figure as a compact SVG whose neutrals follow the reader's colour scheme.
 
-    Text stays text (smaller than glyph outlines, and sharp at any size); coordinates keep
-    ``decimals`` decimals of a point; comments, metadata and unreferenced ids are dropped.
+    Text stays text (smaller than glyph outlines, and sharp at any size), with every digit it
+    was drawn with; coordinates keep ``decimals`` decimals of a point; comments, metadata and unreferenced ids are dropped.
     Black (text, axes) and white (background) become the CSS variables ``--fg`` and ``--bg``,
     set for a light page and, under ``prefers-color-scheme: dark``, for a dark one
     (:data:`DARK_MEDIA`); the technology colours pass 3:1 on both, so they stay as they are.
@@ -199,7 +199,10 @@ def figure_to_svg(fig, decimals: int = 1) -> str:
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>|<!--.*?-->", "", svg, flags=re.S)
-    svg = re.sub(r"(\d+\.\d{%d})\d+" % decimals if decimals else r"(\d+)\.\d+", r"\1", svg)
+    # Coordinates are cut to ``decimals`` places inside tags only: the text between tags is what
+    # the reader sees (a bar's "0.778", a tick's "0.25"), and is kept exactly as drawn.
+    cut = re.compile(r"(\d+\.\d{%d})\d+" % decimals if decimals else r"(\d+)\.\d+")
+    svg = re.sub(r"<[^>]*>", lambda tag: cut.sub(r"\1", tag.group(0)), svg)
     svg = re.sub(r"\s*\n\s*", " ", svg)
     svg = re.sub(r">\s+<", "><", svg)
     svg = re.sub(r"\s+(\"|/>)", r"\1", svg)

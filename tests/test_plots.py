@@ -56,7 +56,21 @@ def test_svg_neutrals_follow_the_theme_and_text_stays_text():
     assert "#000000" not in body and "#ffffff" not in body        # no fixed black or white left
     assert plots.color("ethernet").lower() in svg.lower()        # technology colours kept
     assert ">a title<" in svg and "<metadata" not in svg
-    assert not re.search(r"\d\.\d{2,}", svg)                        # coordinates rounded
+    assert not any(re.search(r"\d\.\d{2,}", tag) for tag in re.findall(r"<[^>]*>", svg))  # coordinates cut
+
+
+def test_svg_keeps_every_digit_of_the_text_it_shows():
+    # The static explorers showed a bar's "0.778" as "0.7" and a tick's "0.25" as "0.2": the
+    # coordinate rounding also cut the numbers in the text (truncated, not even rounded).
+    fig, ax = plots.figure()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xticks([0.0, 0.25, 0.5])
+    ax.text(0.1, 0.9, "0.778")
+    ax.set_title("tail 20.6498 ms")
+    svg = plots.figure_to_svg(fig)
+    for shown in (">0.778<", ">0.25<", ">tail 20.6498 ms<"):
+        assert shown in svg, shown
+    assert not any(re.search(r"\d\.\d{2,}", tag) for tag in re.findall(r"<[^>]*>", svg))
 
 
 def test_described_figure_is_an_svg_image_with_alt():
