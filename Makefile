@@ -27,12 +27,17 @@ UV := uv==0.13.9
 
 install: $(STAMP) $(SIM_FAST)
 
+# The compile needs only Cython and setuptools (their pins from requirements.txt, installed first):
+# it runs beside the install of everything else, which mostly waits on the disk.
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(UV)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements.txt
+	grep -iE '^(cython|setuptools)==' requirements.txt > $(VENV)/build-requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r $(VENV)/build-requirements.txt
+	$(SIM_BUILD) & sim=$$!; \
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements.txt; uv=$$?; \
+	wait $$sim; built=$$?; test $$uv -eq 0 -a $$built -eq 0
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
-	$(SIM_BUILD)
 	touch $@
 
 # The compile, with Python's own C flags and -g0 last: no debug information. gcc's debug-info passes
@@ -67,10 +72,12 @@ build: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
 # Unit and notebook tests in one parallel session (2 workers share both; the notebooks are handed
-# out first, one at a time, so the slowest ones do not run last), then the build; then the browser
+# out first, so the slowest ones do not run last; --dist loadscope gives each test module to one
+# worker, so a module's fixtures, e.g. the explorer frames of tests/test_explorer_text.py, are made
+# once, not once per worker), then the build; then the browser
 # checks run while the PDF is printed and the static checks (the PDF's among them) run after it.
 test: $(STAMP) stage
-	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) tests -m "not site and not browser" -n 2 --maxschedchunk=1
+	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) tests -m "not site and not browser" -n 2 --dist loadscope
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-browser pdf-then-static
 
