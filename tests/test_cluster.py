@@ -283,7 +283,7 @@ def test_brief_bar_labels_never_cross_the_limit_line(narrow):
         else:
             fig = cluster.plot_brief(verdict)
         FigureCanvasAgg(fig)
-        fig.canvas.draw()
+        fig.draw_without_rendering()     # the layout and the text boxes of a draw, without its pixels
         renderer = fig.canvas.get_renderer()
         ax = fig.axes[0]
         line_x = ax.transData.transform((1.0, 0.0))[0]
