@@ -7,7 +7,6 @@ from netlab.sim.accounting cimport Ledger
 from netlab.sim.transport cimport Receiver, Sender
 
 cdef class Host:
-    cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
     cdef public object name

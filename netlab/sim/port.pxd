@@ -1,5 +1,6 @@
 # Cython declarations for port.py (the compiled fast path; see netlab/sim/compiled.py).
 cimport cython
+from netlab.sim.eventheap cimport EventHeap, heappush
 from netlab.sim.engine cimport Simulator
 from netlab.sim.packet cimport Packet
 from netlab.sim.queues cimport OutputQueue
@@ -28,7 +29,7 @@ cdef class Port:
     cdef public long long tx_bytes
     cdef public long long tx_packets
     cdef public double _bits_to_s
-    cdef public list _heap
+    cdef public EventHeap _heap
     cdef public object _counter
     cdef public object _next_packet
     cdef public object _end

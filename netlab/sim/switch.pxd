@@ -7,7 +7,6 @@ from netlab.sim.port cimport Port
 from netlab.sim.queues cimport OutputQueue, QueuePolicy
 
 cdef class LoadBalancer:
-    cdef dict __dict__
 
     cpdef choose(self, switch, packet, candidates)
 
@@ -15,7 +14,6 @@ cdef class ECMP(LoadBalancer):
     cpdef choose(self, switch, packet, candidates)
 
 cdef class Switch:
-    cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
     cdef public object name

@@ -7,7 +7,6 @@ from netlab.sim.accounting cimport Ledger
 from netlab.sim.flow cimport Flow
 
 cdef class Sender:
-    cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
     cdef public Flow flow
