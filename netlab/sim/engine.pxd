@@ -13,5 +13,5 @@ cdef class Simulator:
     cdef public object _counter
     cdef public object _stop_reason
 
-    @cython.locals(heap=EventHeap, budget=cython.Py_ssize_t, time_s=cython.double, event=tuple, args=tuple)
+    @cython.locals(horizon=cython.double, heap=EventHeap, budget=cython.Py_ssize_t, time_s=cython.double, event=tuple, args=tuple)
     cpdef run(self, until_s=*, max_events=*)

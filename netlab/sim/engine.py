@@ -87,6 +87,7 @@ class Simulator:
         if until_s != math.inf:
             until_s = validate.non_negative("until_s", until_s)
         max_events = validate.integer("max_events", max_events, minimum=1)
+        horizon = until_s                   # (a float: the compiled build keeps it in a C double)
         heap = self._heap
         self._stop_reason = None
         budget = max_events
@@ -94,9 +95,9 @@ class Simulator:
         while heap:
             event = heappop(heap)
             time_s, seq, callback, args = event
-            if time_s > until_s or budget == 0:
+            if time_s > horizon or budget == 0:
                 heappush(heap, event)       # not run: back in its place (same key)
-                if time_s > until_s:
+                if time_s > horizon:
                     self.now_s = until_s
                     reason = "until"
                 else:

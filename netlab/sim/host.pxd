@@ -6,6 +6,8 @@ from netlab.sim.port cimport Port
 from netlab.sim.accounting cimport Ledger
 from netlab.sim.transport cimport Receiver, Sender
 
+cdef str DATA   # (packet.py's, imported: a C string here)
+
 cdef class Host:
     cdef public Ledger network
     cdef public Simulator sim

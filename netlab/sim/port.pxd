@@ -5,6 +5,7 @@ from netlab.sim.engine cimport Simulator
 from netlab.sim.packet cimport Packet
 from netlab.sim.queues cimport OutputQueue
 
+@cython.final
 cdef class Port:
     cdef public Simulator sim
     cdef public object node
@@ -38,6 +39,8 @@ cdef class Port:
     cdef public object _deliver
     cdef public object _peer_header_bytes
 
+    @cython.locals(sim=Simulator)
+    cpdef bint is_busy(self)
     cpdef kick(self)
     @cython.locals(packet=Packet)
     cpdef _start(self)

@@ -81,6 +81,10 @@ class Port:
 
     @property
     def busy(self) -> bool:
+        """Is a transmission in progress? (see :meth:`is_busy`)"""
+        return self.is_busy()
+
+    def is_busy(self) -> bool:
         """Is a transmission in progress? Until its end-of-transmission event has run, in
         the event order (time, then sequence number), whether or not it is on the heap."""
         sim = self.sim
@@ -89,7 +93,7 @@ class Port:
     def kick(self) -> None:
         """Start sending if the wire is idle, else make sure the end of the current
         transmission will look for the next packet (call after queueing something)."""
-        if self.busy:
+        if self.is_busy():
             self.wait_for_end()
         else:
             self._start()
@@ -150,7 +154,7 @@ class Port:
     def notify(self) -> None:
         """A sender's state changed without a kick (e.g. its window grew): if a
         transmission is in progress, its end must look for the next packet."""
-        if self.busy:
+        if self.is_busy():
             self.wait_for_end()
 
     def wait_for_end(self) -> None:

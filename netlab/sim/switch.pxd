@@ -6,6 +6,9 @@ from netlab.sim.packet cimport Packet
 from netlab.sim.port cimport Port
 from netlab.sim.queues cimport OutputQueue, QueuePolicy
 
+# The packet kinds, imported from packet.py: C strings here, so a comparison is a C call.
+cdef str DATA
+
 cdef class LoadBalancer:
 
     cpdef choose(self, switch, packet, candidates)
@@ -45,7 +48,7 @@ cdef class Switch:
                    new_size=cython.longlong)
     cpdef _enqueue(self, Packet packet, Py_ssize_t out, bint delayed)
     cpdef _dropped(self, Packet packet, Py_ssize_t out)
-    @cython.locals(packet=Packet)
+    @cython.locals(queue=OutputQueue, packet=Packet)
     cpdef next_packet(self, Port port)
     @cython.locals(held=cython.longlong, in_port=cython.Py_ssize_t, prio=cython.int, ingress=list, upstream=Port)
     cpdef _release(self, Packet packet)

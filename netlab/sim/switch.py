@@ -281,7 +281,8 @@ class Switch:
         self.network.record_drop(self, out, packet, "queue full")
 
     def next_packet(self, port: Port):
-        packet = self.queues[port.index].dequeue(port.paused_mask, port.credits_bytes)
+        queue = self.queues[port.index]
+        packet = queue.dequeue(port.paused_mask, port.credits_bytes)
         if packet is not None:
             if packet.held_bytes:
                 self._release(packet)

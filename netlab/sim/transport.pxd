@@ -6,6 +6,8 @@ from netlab.sim.packet cimport Packet
 from netlab.sim.accounting cimport Ledger
 from netlab.sim.flow cimport Flow
 
+cdef str ACK, CNP, DATA, NACK, SACK   # (packet.py's, imported: C strings here)
+
 cdef class Sender:
     cdef public Ledger network
     cdef public Simulator sim
