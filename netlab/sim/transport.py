@@ -48,6 +48,8 @@ class Sender:
         self.timeouts = 0
         self._deadline_s = math.inf
         self._timer_pending = False
+        # the LAZY_NIC promise (see Host.idle_after_send) of this sender's own class, read once
+        self.lazy_nic = bool(type(self).__dict__.get("LAZY_NIC", False))
         self.cc = cc
         if cc is not None:
             cc.attach(self)
@@ -99,7 +101,7 @@ class Sender:
             self.on_sack(packet)
         if cc is not None and (kind == ACK or kind == SACK):
             cc.on_ack(self, packet)
-            self.host.ports[0].notify()          # the window may have grown after the kick
+            self.host.nic.notify()               # the window may have grown after the kick
 
     def data_packet(self, seq: int) -> Packet:
         """Packet ``seq`` of this flow (payload ``mtu_bytes`` except the last)."""
