@@ -50,7 +50,7 @@ class Host:
         if self.ports:
             raise ValueError(f"host {self.name} already has a NIC port; hosts are single-homed")
         port = Port(self.sim, self, 0, bandwidth_bps, propagation_s)
-        port.lazy_host = not self.network.event_by_event
+        port.lazy_host = None if self.network.event_by_event else self
         self.ports.append(port)
         self.nic = port
         return port

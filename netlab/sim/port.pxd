@@ -2,6 +2,7 @@
 cimport cython
 from netlab.sim.eventheap cimport EventHeap, heappush
 from netlab.sim.engine cimport Simulator
+from netlab.sim.host cimport Host
 from netlab.sim.packet cimport Packet
 from netlab.sim.queues cimport OutputQueue
 
@@ -17,7 +18,7 @@ cdef class Port:
     cdef public Py_ssize_t peer_index
     cdef public Port reverse
     cdef public OutputQueue queue
-    cdef public bint lazy_host
+    cdef public Host lazy_host
     cdef public double busy_until
     cdef public list paused
     cdef public long long paused_mask
@@ -45,7 +46,7 @@ cdef class Port:
     @cython.locals(packet=Packet)
     cpdef _start(self)
     @cython.locals(now=cython.double, size=cython.longlong, end=cython.double, tail=cython.double,
-                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong)
+                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong, host=Host)
     cpdef transmit(self, Packet packet)
     cpdef notify(self)
     cpdef wait_for_end(self)

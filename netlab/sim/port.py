@@ -50,7 +50,7 @@ class Port:
         self.peer_index = -1        # our link's port index at the far end
         self.reverse = None         # the far end's Port on the same link (sends towards us)
         self.queue = None           # a switch's output queue: ends of transmission are lazy
-        self.lazy_host = False      # a host NIC: lazy ends while the host has nothing to send
+        self.lazy_host = None       # a host NIC: its host (lazy ends while it has nothing to send)
         self.busy_until = -1.0      # end of the current (or last) transmission
         self._end_seq = 0           # the event sequence number reserved for that end
         self._end_pushed = True
@@ -144,7 +144,8 @@ class Port:
         if queue is not None:
             defer = not queue.packets
         else:
-            defer = self.lazy_host and self.node.idle_after_send()
+            host = self.lazy_host
+            defer = host is not None and host.idle_after_send()
         if defer:
             self._end_pushed = False
         else:

@@ -38,10 +38,10 @@ cdef class Switch:
     cdef public bint _pfc
     cdef public bint _credits
     cdef public bint _lossless
-    cdef public object _buffer_bytes
+    cdef public double _buffer_bytes
 
     @cython.locals(net=Ledger, size=cython.longlong, is_data=cython.bint, held=list, prio=cython.int, candidates=tuple,
-                   upstream=Port)
+                   upstream=Port, level=cython.longlong, xoff=cython.double, pausing=list)
     cpdef receive(self, Packet packet, Py_ssize_t in_port)
     @cython.locals(size=cython.longlong, is_data=cython.bint, queue=OutputQueue, port=Port, sim=Simulator,
                    now=cython.double, until=cython.double, busy=cython.bint, queued=Packet,
@@ -50,5 +50,6 @@ cdef class Switch:
     cpdef _dropped(self, Packet packet, Py_ssize_t out)
     @cython.locals(queue=OutputQueue, packet=Packet)
     cpdef next_packet(self, Port port)
-    @cython.locals(held=cython.longlong, in_port=cython.Py_ssize_t, prio=cython.int, ingress=list, upstream=Port)
+    @cython.locals(held=cython.longlong, in_port=cython.Py_ssize_t, prio=cython.int, ingress=list, upstream=Port,
+                   level=cython.longlong, pausing=list)
     cpdef _release(self, Packet packet)

@@ -64,8 +64,11 @@ cdef class Receiver:
     cdef public double _last_cnp_s
 
     cpdef on_packet(self, Packet packet)
-    @cython.locals(ranges=list)
-    cpdef deliver(self, offset_bytes, n_bytes)
+    @cython.locals(ranges=list, start=cython.longlong, end=cython.longlong, i=cython.Py_ssize_t, hi=cython.Py_ssize_t,
+                   mid=cython.Py_ssize_t, mid_start=cython.longlong, covered=cython.longlong, j=cython.Py_ssize_t,
+                   k=cython.Py_ssize_t, new_start=cython.longlong, new_end=cython.longlong, r_start=cython.longlong,
+                   r_end=cython.longlong, fresh=cython.longlong)
+    cpdef deliver(self, long long offset_bytes, long long n_bytes)
     cpdef send_ack(self, kind, seq, info=*)
     cpdef maybe_cnp(self, Packet packet)
 
