@@ -4,6 +4,7 @@
 cimport cython
 from netlab.sim.packet cimport Packet
 from netlab.sim.transport cimport Receiver, Sender
+from netlab.sim.uet_cc cimport CreditScheduler
 
 cdef class UETSender(Sender):
     cdef public object config
@@ -53,7 +54,7 @@ cdef class UETReceiver(Receiver):
     cdef public long long cumulative
     cdef public long long trimmed_received
     cdef public object released_bytes
-    cdef public object scheduler
+    cdef public CreditScheduler scheduler
     cdef public object grants
     cdef public long long unacked
     cdef public long long sacks_sent
