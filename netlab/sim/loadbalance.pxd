@@ -5,10 +5,11 @@ from netlab.sim.switch cimport LoadBalancer
 cdef str DATA   # (packet.py's, imported: a C string here)
 
 cdef class Spray(LoadBalancer):
-    cdef public object random
-    cdef public object shuffle
+    cdef public bint random
+    cdef public bint shuffle
     cdef public dict _turn
 
+    @cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, turn=list, order=list)
     cpdef choose(self, switch, packet, candidates)
 
 cdef class Adaptive(LoadBalancer):

@@ -97,8 +97,9 @@ class Adaptive(LoadBalancer):
 
     def choose(self, switch, packet, candidates):
         n = len(candidates)
-        start = self._turn.get(switch.name, 0)
-        self._turn[switch.name] = start + 1
+        name = switch.name
+        start = self._turn.get(name, 0)
+        self._turn[name] = start + 1
         # The first port, in turn from ``start``, with the least (queued bytes, busy): a
         # port replaces the best so far only if it holds fewer bytes, or as many and is idle
         # while the best is busy ("busy?" is asked only of ports that hold no more).

@@ -73,9 +73,9 @@ cdef class Receiver:
     cpdef maybe_cnp(self, Packet packet)
 
 cdef class GoBackNSender(Sender):
-    cdef public object acked
-    cdef public object next_seq
-    cdef public object highest_sent
+    cdef public long long acked
+    cdef public long long next_seq
+    cdef public long long highest_sent
     cdef public object window_packets
 
     cpdef has_packet(self)
@@ -87,7 +87,7 @@ cdef class GoBackNSender(Sender):
     cpdef on_timeout(self)
 
 cdef class GoBackNReceiver(Receiver):
-    cdef public object expected
-    cdef public object _nacked
+    cdef public long long expected
+    cdef public long long _nacked
 
     cpdef on_packet(self, Packet packet)
