@@ -9,3 +9,4 @@ cdef class Ledger:
     cdef public long long pipeline_bytes
     cdef public long long dropped_packets
     cdef public long long pfc_frames
+    cdef public long long ack_bytes      # (set by Network: the size of an ACK on the wire)

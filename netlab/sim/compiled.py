@@ -45,7 +45,7 @@ import warnings
 HERE = pathlib.Path(__file__).resolve().parent
 # Compiled together or not at all: their .pxd files cimport one another's types.
 MODULES = ("eventheap", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host",
-           "transport", "uet", "trimming", "loadbalance", "uet_cc", "cc", "network")
+           "transport", "uet", "trimming", "loadbalance", "uet_cc", "cc")
 MANIFEST = HERE / "_compiled.json"
 PURE_ENV = "NETLAB_SIM_PURE"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
@@ -133,10 +133,13 @@ def build(quiet: bool = False) -> bool:
         print(f"netlab.sim: not compiled, the plain Python modules will run ({err})")
         return False
     MANIFEST.unlink(missing_ok=True)
-    for name in MODULES:                          # a new file, not one a running process has mapped
-        old = _extension(name)
-        if old is not None:
+    # a new file, not one a running process has mapped; and no extension left from an older
+    # build of a module no longer compiled (Python would import it before the .py)
+    for source in sorted(HERE.glob("*.py")):
+        old = _extension(source.stem)
+        while old is not None:
             old.unlink()
+            old = _extension(source.stem)
     root = HERE.parent.parent
     extensions = [Extension(f"netlab.sim.{name}", [str(_compiled_source(name).relative_to(root))])
                   for name in MODULES]

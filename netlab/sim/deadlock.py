@@ -16,6 +16,8 @@ from __future__ import annotations
 def is_blocked(switch, port) -> bool:
     """Does ``port`` of ``switch`` hold packets it may not send (paused, or no credit)?"""
     queue = switch.queues[port.index]
+    if not queue.packets:
+        return False                      # (an empty queue holds nothing back)
     for prio in range(switch.n_priorities - 1, -1, -1):
         fifo = queue.fifos[prio]
         if fifo:
@@ -30,7 +32,9 @@ def blocked_cycle(switches) -> list:
     switch has paused (PFC) or gives no credit for; ``[]`` if there is none."""
     switches = list(switches)
     names = {sw.name for sw in switches}
-    edges = {sw: [p for p in sw.ports if p.peer.name in names and is_blocked(sw, p)] for sw in switches}
+    # (a port with an empty queue holds nothing back: most are skipped at the first test)
+    edges = {sw: [p for p, queue in zip(sw.ports, sw.queues)
+                  if queue.packets and p.peer.name in names and is_blocked(sw, p)] for sw in switches}
     state, stack = {}, []
 
     def visit(sw):                            # depth-first search for a back edge

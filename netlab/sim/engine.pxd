@@ -1,6 +1,7 @@
 # Cython declarations for engine.py (the compiled fast path; see netlab/sim/compiled.py).
 # The .py file is the model; this file only says which attributes are C fields.
 cimport cython
+from netlab.sim.eventheap cimport EventHeap, heappop, heappush
 
 cdef class Simulator:
     cdef public object seed
@@ -8,9 +9,9 @@ cdef class Simulator:
     cdef public double now_s
     cdef public object events_processed
     cdef public long long seq_now
-    cdef public list _heap
+    cdef public EventHeap _heap
     cdef public object _counter
     cdef public object _stop_reason
 
-    @cython.locals(heap=list, budget=cython.Py_ssize_t, time_s=cython.double, event=tuple, args=tuple)
+    @cython.locals(horizon=cython.double, heap=EventHeap, budget=cython.Py_ssize_t, time_s=cython.double, event=tuple, args=tuple)
     cpdef run(self, until_s=*, max_events=*)

@@ -22,7 +22,7 @@ import math
 import random
 
 from netlab import validate
-from netlab.sim.eventheap import heappop, heappush
+from netlab.sim.eventheap import EventHeap, heappop, heappush
 
 DEFAULT_MAX_EVENTS = 20_000_000
 
@@ -53,7 +53,7 @@ class Simulator:
         self.now_s = 0.0
         self.events_processed = 0
         self.seq_now = 0                      # sequence number of the event being run
-        self._heap: list = []
+        self._heap = EventHeap()
         self._counter = itertools.count(1)   # tie-breaker: scheduling order
         self._stop_reason: str | None = None
 
@@ -87,16 +87,17 @@ class Simulator:
         if until_s != math.inf:
             until_s = validate.non_negative("until_s", until_s)
         max_events = validate.integer("max_events", max_events, minimum=1)
-        heap, pop = self._heap, heappop
+        horizon = until_s                   # (a float: the compiled build keeps it in a C double)
+        heap = self._heap
         self._stop_reason = None
         budget = max_events
         reason = "idle"
         while heap:
-            event = pop(heap)
+            event = heappop(heap)
             time_s, seq, callback, args = event
-            if time_s > until_s or budget == 0:
+            if time_s > horizon or budget == 0:
                 heappush(heap, event)       # not run: back in its place (same key)
-                if time_s > until_s:
+                if time_s > horizon:
                     self.now_s = until_s
                     reason = "until"
                 else:

@@ -5,13 +5,18 @@ so tuples compare by time, then by sequence number, and the earliest event pops 
 (:mod:`netlab.sim.engine`). This module is that and nothing more: ``heappush`` and
 ``heappop`` are heapq's.
 
-The compiled build (:mod:`netlab.sim.compiled`) replaces it with ``eventheap.pyx``, the
-same binary heap (heapq's algorithm, step for step) whose comparison reads the two keys as
-a C double and a C integer instead of comparing two tuples element by element. As the
-keys are unique, both pop every event in the same order and even leave the heap's list
-in the same layout; ``tests/sim/test_eventheap.py`` checks it.
+The simulator's heap is an :class:`EventHeap`, which here is simply a list.
+
+The compiled build (:mod:`netlab.sim.compiled`) replaces this module with ``eventheap.pyx``:
+the same binary heap (heapq's algorithm, step for step), whose ``EventHeap`` keeps the two
+keys of every event in a C array beside the list of events, so a comparison reads a C
+double and a C integer instead of comparing two tuples element by element. As the keys
+are unique, both pop every event in the same order; on a plain list the compiled
+functions even leave heapq's layout. ``tests/sim/test_eventheap.py`` checks both.
 """
 
 from heapq import heappop, heappush
 
-__all__ = ["heappop", "heappush"]
+EventHeap = list
+
+__all__ = ["EventHeap", "heappop", "heappush"]

@@ -1,12 +1,126 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The compiled build's event heap: heapq's algorithm with a typed comparison.
+"""The compiled build's event heap: heapq's algorithm with its keys in a C array.
 
-See eventheap.py, the module this one stands in for. The list is a binary heap exactly as
-heapq keeps it (parent of position i at (i - 1) // 2); an event comes before another if
-its time is earlier, or the times are equal and its sequence number is smaller. Events
-are tuples whose first item is a float (the time) and whose second is an int.
+See eventheap.py, the module this one stands in for. An event is a tuple whose first item
+is its time (a float) and whose second is its sequence number (an int); it comes before
+another if its time is earlier, or the times are equal and its sequence number is smaller.
+
+:class:`EventHeap` is the heap the simulator runs on. It is heapq's binary heap (parent of
+position i at (i - 1) // 2, the same sift steps), but it keeps each event's two keys in a
+C array beside the list of events, so a comparison reads two C numbers next to each other
+instead of following pointers into two tuples and two floats; moving an event moves its
+pointer in the list and its keys in the array, and never touches the event itself. It pops
+the same events in the same order as heapq on a list (``tests/sim/test_eventheap.py``).
+
+``heappush`` and ``heappop`` take an :class:`EventHeap` or a plain list; on a list they are
+heapq's algorithm with the same typed comparison, leaving the list in heapq's layout.
 """
 
+from cpython.ref cimport PyObject
+from libc.stdlib cimport free, malloc, realloc
+
+cdef extern from "Python.h":
+    ctypedef struct PyListObject:
+        PyObject **ob_item
+
+
+# --- the heap the simulator runs on ------------------------------------------------
+
+cdef inline bint _key_before(Key *a, Key *b) noexcept nogil:
+    if a.time_s != b.time_s:
+        return a.time_s < b.time_s
+    return a.seq < b.seq
+
+
+cdef class EventHeap:
+    """A binary heap of event tuples; ``len()`` is the number of events held."""
+
+    def __cinit__(self):
+        self.events = []
+        self.n = 0
+        self.capacity = 1024
+        self.keys = <Key *>malloc(self.capacity * sizeof(Key))
+        if self.keys is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.keys)
+
+    def __len__(self):
+        return self.n
+
+    cdef int push(self, tuple event) except -1:
+        cdef Key key
+        key.time_s = event[0]
+        key.seq = event[1]
+        cdef Key *grown
+        if self.n == self.capacity:
+            grown = <Key *>realloc(self.keys, 2 * self.capacity * sizeof(Key))
+            if grown is NULL:
+                raise MemoryError()
+            self.keys = grown
+            self.capacity *= 2
+        self.events.append(event)             # the list owns the reference; only pointers move
+        cdef PyObject **items = (<PyListObject *>self.events).ob_item
+        cdef Key *keys = self.keys
+        cdef PyObject *item = items[self.n]
+        cdef Py_ssize_t pos = self.n
+        cdef Py_ssize_t up
+        self.n += 1
+        while pos > 0:                        # towards the root, past every later parent
+            up = (pos - 1) >> 1
+            if not _key_before(&key, &keys[up]):
+                break
+            keys[pos] = keys[up]
+            items[pos] = items[up]
+            pos = up
+        keys[pos] = key
+        items[pos] = item
+        return 0
+
+    cdef tuple pop(self):
+        if self.n == 0:
+            raise IndexError("pop from an empty event heap")
+        cdef PyObject **items = (<PyListObject *>self.events).ob_item
+        cdef Key *keys = self.keys
+        cdef Py_ssize_t end = self.n - 1
+        # take the root out of the list: its reference goes to the caller, the last event's
+        # pointer fills the root, and the list shrinks by one without touching either event
+        cdef tuple first = <tuple>items[0]    # (a new reference)
+        cdef PyObject *item = items[end]
+        cdef Key key = keys[end]
+        items[0] = item
+        items[end] = <PyObject *>first        # one reference stays in the list's last slot...
+        del self.events[end]                  # ...and is dropped here
+        items = (<PyListObject *>self.events).ob_item     # (the list may have moved them)
+        self.n = end
+        if end == 0:
+            return first
+        # heapq's pop: the hole at the root moves down to a leaf along the earlier child,
+        # then the moved event rises from there to its place
+        cdef Py_ssize_t pos = 0
+        cdef Py_ssize_t child = 1
+        cdef Py_ssize_t up
+        while child < end:
+            if child + 1 < end and not _key_before(&keys[child], &keys[child + 1]):
+                child += 1
+            keys[pos] = keys[child]
+            items[pos] = items[child]
+            pos = child
+            child = 2 * pos + 1
+        while pos > 0:
+            up = (pos - 1) >> 1
+            if not _key_before(&key, &keys[up]):
+                break
+            keys[pos] = keys[up]
+            items[pos] = items[up]
+            pos = up
+        keys[pos] = key
+        items[pos] = item
+        return first
+
+
+# --- heapq's algorithm on a plain list (what eventheap.py does with heapq) ----------
 
 cdef inline bint _before(tuple a, tuple b):
     cdef double time_a = a[0]
@@ -48,19 +162,26 @@ cdef void _sift_to_leaf(list heap, Py_ssize_t pos):
     _sift_towards_root(heap, start, pos)
 
 
-def heappush(list heap, tuple item):
-    """Add ``item`` (an event tuple) to ``heap``."""
-    heap.append(item)
-    _sift_towards_root(heap, 0, len(heap) - 1)
+cpdef heappush(heap, tuple item):
+    """Add ``item`` (an event tuple) to ``heap`` (an :class:`EventHeap` or a list)."""
+    if type(heap) is EventHeap:
+        (<EventHeap>heap).push(item)
+        return
+    cdef list as_list = heap
+    as_list.append(item)
+    _sift_towards_root(as_list, 0, len(as_list) - 1)
 
 
-def heappop(list heap):
+cpdef heappop(heap):
     """Remove and return the earliest event of ``heap`` (IndexError if it is empty)."""
-    cdef tuple last = heap.pop()
+    if type(heap) is EventHeap:
+        return (<EventHeap>heap).pop()
+    cdef list as_list = heap
+    cdef tuple last = as_list.pop()
     cdef tuple first
-    if not heap:
+    if not as_list:
         return last
-    first = heap[0]
-    heap[0] = last
-    _sift_to_leaf(heap, 0)
+    first = as_list[0]
+    as_list[0] = last
+    _sift_to_leaf(as_list, 0)
     return first

@@ -1,15 +1,15 @@
 # Cython declarations for flow.py (the compiled fast path; see netlab/sim/compiled.py).
 cdef class Flow:
     cdef dict __dict__
-    cdef public object flow_id
+    cdef public Py_ssize_t flow_id
     cdef public object src
     cdef public object dst
-    cdef public object src_id
-    cdef public object dst_id
-    cdef public object size_bytes
+    cdef public Py_ssize_t src_id
+    cdef public Py_ssize_t dst_id
+    cdef public long long size_bytes
     cdef public object start_s
-    cdef public object priority
-    cdef public object ack_priority
+    cdef public int priority
+    cdef public int ack_priority
     cdef public object entropy
     cdef public object sender
     cdef public object receiver

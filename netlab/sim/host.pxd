@@ -6,13 +6,15 @@ from netlab.sim.port cimport Port
 from netlab.sim.accounting cimport Ledger
 from netlab.sim.transport cimport Receiver, Sender
 
+cdef str DATA   # (packet.py's, imported: a C string here)
+
 cdef class Host:
-    cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
     cdef public object name
     cdef public object id
     cdef public list ports
+    cdef public Port nic
     cdef public list senders
     cdef public dict senders_by_flow
     cdef public dict receivers
@@ -22,6 +24,7 @@ cdef class Host:
 
     cpdef send_control(self, Packet packet)
     cpdef kick(self)
+    @cython.locals(senders=list, sender=Sender)
     cpdef idle_after_send(self)
     @cython.locals(packet=Packet, sender=Sender, senders=list, n=cython.Py_ssize_t, i=cython.Py_ssize_t, now=cython.double,
                    soonest=cython.double, ready_s=cython.double)

@@ -32,6 +32,7 @@ class Host:
         self.name = name
         self.id = host_id
         self.ports: list[Port] = []
+        self.nic: Port | None = None      # ports[0], once connected
         self.senders: list = []           # active senders, round-robin order
         self.senders_by_flow: dict[int, object] = {}
         self.receivers: dict[int, object] = {}
@@ -49,18 +50,19 @@ class Host:
         if self.ports:
             raise ValueError(f"host {self.name} already has a NIC port; hosts are single-homed")
         port = Port(self.sim, self, 0, bandwidth_bps, propagation_s)
-        port.lazy_host = not self.network.event_by_event
+        port.lazy_host = None if self.network.event_by_event else self
         self.ports.append(port)
+        self.nic = port
         return port
 
     def send_control(self, packet) -> None:
         """Queue an ACK/NACK/CNP (served before data) and start the NIC."""
         self.control.append(packet)
-        self.ports[0].kick()
+        self.nic.kick()
 
     def kick(self) -> None:
         """A sender may have become ready: start the NIC if it is idle."""
-        self.ports[0].kick()
+        self.nic.kick()
 
     def idle_after_send(self) -> bool:
         """Called as the NIC starts a packet: True if, unless something kicks the NIC
@@ -78,7 +80,7 @@ class Host:
         if len(senders) > 1:
             return False
         sender = senders[0]
-        if not type(sender).__dict__.get("LAZY_NIC", False):
+        if not sender.lazy_nic:             # (its class's LAZY_NIC, read once: see Sender)
             return False
         return sender.done or not sender.has_packet()
 

@@ -97,21 +97,23 @@ class Adaptive(LoadBalancer):
 
     def choose(self, switch, packet, candidates):
         n = len(candidates)
-        start = self._turn.get(switch.name, 0)
-        self._turn[switch.name] = start + 1
-        # The first port, in turn from ``start``, with the least (queued bytes, busy):
-        # find the least bytes, then ask "busy?" only of the ports that hold that little.
-        order = [candidates[(start + k) % n] for k in range(n)]
+        name = switch.name
+        start = self._turn.get(name, 0)
+        self._turn[name] = start + 1
+        # The first port, in turn from ``start``, with the least (queued bytes, busy): a
+        # port replaces the best so far only if it holds fewer bytes, or as many and is idle
+        # while the best is busy ("busy?" is asked only of ports that hold no more).
         queues, ports = switch.queues, switch.ports
-        loads = [queues[port].bytes for port in order]
-        least, first = min(loads), None
-        for port, load in zip(order, loads):
-            if load == least:
-                if not ports[port].busy:
-                    return port
-                if first is None:
-                    first = port
-        return first
+        best, best_bytes, best_busy = -1, 0, True
+        for k in range(n):
+            port = candidates[(start + k) % n]
+            load = queues[port].bytes
+            if best >= 0 and (load > best_bytes or (load == best_bytes and not best_busy)):
+                continue
+            busy = ports[port].busy
+            if best < 0 or load < best_bytes or not busy:
+                best, best_bytes, best_busy = port, load, busy
+        return best
 
 
 class PathAware(Adaptive):

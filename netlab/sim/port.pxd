@@ -1,9 +1,12 @@
 # Cython declarations for port.py (the compiled fast path; see netlab/sim/compiled.py).
 cimport cython
+from netlab.sim.eventheap cimport EventHeap, heappush
 from netlab.sim.engine cimport Simulator
+from netlab.sim.host cimport Host
 from netlab.sim.packet cimport Packet
 from netlab.sim.queues cimport OutputQueue
 
+@cython.final
 cdef class Port:
     cdef public Simulator sim
     cdef public object node
@@ -15,7 +18,7 @@ cdef class Port:
     cdef public Py_ssize_t peer_index
     cdef public Port reverse
     cdef public OutputQueue queue
-    cdef public bint lazy_host
+    cdef public Host lazy_host
     cdef public double busy_until
     cdef public list paused
     cdef public long long paused_mask
@@ -28,7 +31,7 @@ cdef class Port:
     cdef public long long tx_bytes
     cdef public long long tx_packets
     cdef public double _bits_to_s
-    cdef public list _heap
+    cdef public EventHeap _heap
     cdef public object _counter
     cdef public object _next_packet
     cdef public object _end
@@ -37,11 +40,13 @@ cdef class Port:
     cdef public object _deliver
     cdef public object _peer_header_bytes
 
+    @cython.locals(sim=Simulator)
+    cpdef bint is_busy(self)
     cpdef kick(self)
     @cython.locals(packet=Packet)
     cpdef _start(self)
     @cython.locals(now=cython.double, size=cython.longlong, end=cython.double, tail=cython.double,
-                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong)
+                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong, host=Host)
     cpdef transmit(self, Packet packet)
     cpdef notify(self)
     cpdef wait_for_end(self)

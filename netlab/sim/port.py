@@ -50,7 +50,7 @@ class Port:
         self.peer_index = -1        # our link's port index at the far end
         self.reverse = None         # the far end's Port on the same link (sends towards us)
         self.queue = None           # a switch's output queue: ends of transmission are lazy
-        self.lazy_host = False      # a host NIC: lazy ends while the host has nothing to send
+        self.lazy_host = None       # a host NIC: its host (lazy ends while it has nothing to send)
         self.busy_until = -1.0      # end of the current (or last) transmission
         self._end_seq = 0           # the event sequence number reserved for that end
         self._end_pushed = True
@@ -81,6 +81,10 @@ class Port:
 
     @property
     def busy(self) -> bool:
+        """Is a transmission in progress? (see :meth:`is_busy`)"""
+        return self.is_busy()
+
+    def is_busy(self) -> bool:
         """Is a transmission in progress? Until its end-of-transmission event has run, in
         the event order (time, then sequence number), whether or not it is on the heap."""
         sim = self.sim
@@ -89,7 +93,7 @@ class Port:
     def kick(self) -> None:
         """Start sending if the wire is idle, else make sure the end of the current
         transmission will look for the next packet (call after queueing something)."""
-        if self.busy:
+        if self.is_busy():
             self.wait_for_end()
         else:
             self._start()
@@ -140,7 +144,8 @@ class Port:
         if queue is not None:
             defer = not queue.packets
         else:
-            defer = self.lazy_host and self.node.idle_after_send()
+            host = self.lazy_host
+            defer = host is not None and host.idle_after_send()
         if defer:
             self._end_pushed = False
         else:
@@ -150,7 +155,7 @@ class Port:
     def notify(self) -> None:
         """A sender's state changed without a kick (e.g. its window grew): if a
         transmission is in progress, its end must look for the next packet."""
-        if self.busy:
+        if self.is_busy():
             self.wait_for_end()
 
     def wait_for_end(self) -> None:

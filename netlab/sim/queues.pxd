@@ -23,7 +23,6 @@ cdef class OutputQueue:
     cpdef dequeue(self, long long paused_mask, credits_bytes)
 
 cdef class QueuePolicy:
-    cdef dict __dict__
     cdef public object ecn
 
     cpdef admit(self, OutputQueue queue, Packet packet)

@@ -66,8 +66,10 @@ class QueuePolicy:
 
     def mark(self, queue: "OutputQueue", packet) -> None:
         """Set ``packet.ecn`` with the ECN rule (data packets only)."""
-        if self.ecn is not None and packet.kind == "data":
-            p = self.ecn.probability(queue.bytes)
+        ecn = self.ecn
+        # (below kmin the probability is 0: no mark and no random draw, so it is not computed)
+        if ecn is not None and packet.kind == "data" and queue.bytes > ecn.kmin_bytes:
+            p = ecn.probability(queue.bytes)
             if p >= 1.0 or (p > 0.0 and queue.rng.random() < p):
                 packet.ecn = True
 

@@ -22,6 +22,12 @@ def compute_routes(network) -> None:
     adjacency = {}
     for node in list(network.hosts.values()) + list(network.switches.values()):
         adjacency[node] = [(p.index, p.peer) for p in node.ports]
+    # a switch's ports towards switches (the next hop may be any switch, or the destination host)
+    switch_ports = {sw: [(i, peer) for i, peer in adjacency[sw] if isinstance(peer, Switch)]
+                    for sw in network.switches.values()}
+    sources = {}                             # destination host -> the sources of its flows
+    for flow in network.flows:
+        sources.setdefault(flow.dst, []).append(flow.src)
     for dst in network.hosts.values():
         dist = {dst: 0}
         frontier = deque([dst])
@@ -39,12 +45,13 @@ def compute_routes(network) -> None:
                 sw.routes[dst.id] = forced
             elif sw in dist:
                 d = dist[sw]
-                sw.routes[dst.id] = tuple(i for i, peer in adjacency[sw]
-                                          if dist.get(peer, math.inf) == d - 1
-                                          and (isinstance(peer, Switch) or peer is dst))
-        for flow in network.flows:
-            if flow.dst is dst and flow.src not in dist:
-                raise ValueError(f"host {flow.src.name} cannot reach {dst.name}: no path on this topology")
+                if d == 1:                   # the destination's own switch: only ports to it
+                    sw.routes[dst.id] = tuple([i for i, peer in adjacency[sw] if peer is dst])
+                else:
+                    sw.routes[dst.id] = tuple([i for i, peer in switch_ports[sw] if dist.get(peer, math.inf) == d - 1])
+        for src in sources.get(dst, ()):
+            if src not in dist:
+                raise ValueError(f"host {src.name} cannot reach {dst.name}: no path on this topology")
         if network.route_overrides:
             _check_forwarding(network, dst)
 

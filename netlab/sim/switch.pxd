@@ -6,8 +6,10 @@ from netlab.sim.packet cimport Packet
 from netlab.sim.port cimport Port
 from netlab.sim.queues cimport OutputQueue, QueuePolicy
 
+# The packet kinds, imported from packet.py: C strings here, so a comparison is a C call.
+cdef str DATA
+
 cdef class LoadBalancer:
-    cdef dict __dict__
 
     cpdef choose(self, switch, packet, candidates)
 
@@ -15,7 +17,6 @@ cdef class ECMP(LoadBalancer):
     cpdef choose(self, switch, packet, candidates)
 
 cdef class Switch:
-    cdef dict __dict__
     cdef public Ledger network
     cdef public Simulator sim
     cdef public object name
@@ -37,17 +38,18 @@ cdef class Switch:
     cdef public bint _pfc
     cdef public bint _credits
     cdef public bint _lossless
-    cdef public object _buffer_bytes
+    cdef public double _buffer_bytes
 
     @cython.locals(net=Ledger, size=cython.longlong, is_data=cython.bint, held=list, prio=cython.int, candidates=tuple,
-                   upstream=Port)
+                   upstream=Port, level=cython.longlong, xoff=cython.double, pausing=list)
     cpdef receive(self, Packet packet, Py_ssize_t in_port)
     @cython.locals(size=cython.longlong, is_data=cython.bint, queue=OutputQueue, port=Port, sim=Simulator,
                    now=cython.double, until=cython.double, busy=cython.bint, queued=Packet,
                    new_size=cython.longlong)
     cpdef _enqueue(self, Packet packet, Py_ssize_t out, bint delayed)
     cpdef _dropped(self, Packet packet, Py_ssize_t out)
-    @cython.locals(packet=Packet)
+    @cython.locals(queue=OutputQueue, packet=Packet)
     cpdef next_packet(self, Port port)
-    @cython.locals(held=cython.longlong, in_port=cython.Py_ssize_t, prio=cython.int, ingress=list, upstream=Port)
+    @cython.locals(held=cython.longlong, in_port=cython.Py_ssize_t, prio=cython.int, ingress=list, upstream=Port,
+                   level=cython.longlong, pausing=list)
     cpdef _release(self, Packet packet)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 import struct
-import zlib
+from zlib import crc32
 
 from netlab import validate
 from netlab.sim.packet import DATA
@@ -96,6 +96,9 @@ class LoadBalancer:
         raise NotImplementedError
 
 
+_FOUR_WORDS = struct.Struct("<IIII")     # ECMP's hash key: four little-endian 32-bit words
+
+
 class ECMP(LoadBalancer):
     """Per-flow ECMP: CRC-32 of (src, dst, entropy, switch salt) modulo the candidates.
 
@@ -105,8 +108,8 @@ class ECMP(LoadBalancer):
     """
 
     def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
-        key = struct.pack("<IIII", packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
-        return candidates[zlib.crc32(key) % len(candidates)]
+        key = _FOUR_WORDS.pack(packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
+        return candidates[crc32(key) % len(candidates)]
 
 
 class Switch:
@@ -132,7 +135,7 @@ class Switch:
             raise TypeError(f"flow_control must be Lossy(...), PFC(...) or Credits(...), got {flow_control!r}")
         self.load_balancer = load_balancer
         self.n_priorities = n_priorities
-        self.salt = zlib.crc32(name.encode())
+        self.salt = crc32(name.encode())
         self.ports: list[Port] = []
         self.queues: list[OutputQueue] = []
         self.routes: dict[int, tuple[int, ...]] = {}   # destination host id -> port indices
@@ -195,17 +198,21 @@ class Switch:
         if self._lossless:
             held = self.ingress_bytes[in_port]
             prio = packet.priority
-            if self._pfc and held[prio] + size > self._buffer_bytes:
+            level = held[prio] + size
+            if self._pfc and level > self._buffer_bytes:
                 packet.held_bytes = 0
                 net.record_drop(self, in_port, packet, "pfc headroom overflow")
                 return
-            held[prio] += size
+            held[prio] = level
             packet.held_bytes = size
-            if self._pfc and held[prio] > self.xoff[in_port] and not self.pausing[in_port][prio]:
-                self.pausing[in_port][prio] = True
-                net.pfc_frames += 1
-                upstream = self.ports[in_port].reverse
-                self.sim.after(upstream.propagation_s, upstream.set_paused, prio, True)
+            if self._pfc:
+                xoff = self.xoff[in_port]
+                pausing = self.pausing[in_port]
+                if level > xoff and not pausing[prio]:
+                    pausing[prio] = True
+                    net.pfc_frames += 1
+                    upstream = self.ports[in_port].reverse
+                    self.sim.after(upstream.propagation_s, upstream.set_paused, prio, True)
         else:
             packet.held_bytes = 0
         candidates = self.routes.get(packet.dst)
@@ -281,7 +288,8 @@ class Switch:
         self.network.record_drop(self, out, packet, "queue full")
 
     def next_packet(self, port: Port):
-        packet = self.queues[port.index].dequeue(port.paused_mask, port.credits_bytes)
+        queue = self.queues[port.index]
+        packet = queue.dequeue(port.paused_mask, port.credits_bytes)
         if packet is not None:
             if packet.held_bytes:
                 self._release(packet)
@@ -297,10 +305,12 @@ class Switch:
         packet.held_bytes = 0
         in_port, prio = packet.in_port, packet.priority
         ingress = self.ingress_bytes[in_port]
-        ingress[prio] -= held
+        level = ingress[prio] - held
+        ingress[prio] = level
         if self._pfc:
-            if self.pausing[in_port][prio] and ingress[prio] <= self.xon[in_port]:
-                self.pausing[in_port][prio] = False
+            pausing = self.pausing[in_port]
+            if pausing[prio] and level <= self.xon[in_port]:
+                pausing[prio] = False
                 self.network.pfc_frames += 1
                 upstream = self.ports[in_port].reverse
                 self.sim.after(upstream.propagation_s, upstream.set_paused, prio, False)

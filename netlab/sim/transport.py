@@ -20,7 +20,6 @@ packet was lost (references ``ibta-spec``, ``guo2016rdma``).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 import math
 
 from netlab.sim.packet import ACK, CNP, DATA, NACK, SACK, Packet
@@ -48,6 +47,8 @@ class Sender:
         self.timeouts = 0
         self._deadline_s = math.inf
         self._timer_pending = False
+        # the LAZY_NIC promise (see Host.idle_after_send) of this sender's own class, read once
+        self.lazy_nic = bool(type(self).__dict__.get("LAZY_NIC", False))
         self.cc = cc
         if cc is not None:
             cc.attach(self)
@@ -99,7 +100,7 @@ class Sender:
             self.on_sack(packet)
         if cc is not None and (kind == ACK or kind == SACK):
             cc.on_ack(self, packet)
-            self.host.ports[0].notify()          # the window may have grown after the kick
+            self.host.nic.notify()               # the window may have grown after the kick
 
     def data_packet(self, seq: int) -> Packet:
         """Packet ``seq`` of this flow (payload ``mtu_bytes`` except the last)."""
@@ -172,16 +173,27 @@ class Receiver:
                 self.complete_s = self.sim.now_s
                 self.network.flow_complete(self.flow)
             return True
-        i = bisect_right(ranges, [start, math.inf])
+        # i: the first range that starts after ``start`` (a binary search on the starts)
+        i, hi = 0, len(ranges)
+        while i < hi:
+            mid = (i + hi) // 2
+            mid_start = ranges[mid][0]
+            if mid_start <= start:
+                i = mid + 1
+            else:
+                hi = mid
         # bytes already covered by neighbouring ranges
         covered = 0
         j = i - 1 if i > 0 and ranges[i - 1][1] >= start else i
         k = j
         new_start, new_end = start, end
-        while k < len(ranges) and ranges[k][0] <= end:
-            covered += max(0, min(end, ranges[k][1]) - max(start, ranges[k][0]))
-            new_start = min(new_start, ranges[k][0])
-            new_end = max(new_end, ranges[k][1])
+        while k < len(ranges):
+            r_start, r_end = ranges[k]
+            if r_start > end:
+                break
+            covered += max(0, min(end, r_end) - max(start, r_start))
+            new_start = min(new_start, r_start)
+            new_end = max(new_end, r_end)
             k += 1
         ranges[j:k] = [[new_start, new_end]]
         fresh = n_bytes - covered

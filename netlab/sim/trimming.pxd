@@ -2,6 +2,8 @@
 from netlab.sim.packet cimport Packet
 from netlab.sim.queues cimport DropTail, OutputQueue, QueuePolicy
 
+cdef str DATA   # (packet.py's, imported: a C string here)
+
 cdef class Trimming(QueuePolicy):
     cdef public object trim_priority
     cdef public object header_buffer_bytes

@@ -106,6 +106,9 @@ class UETSender(Sender):
 
     def __init__(self, network, flow, host, cc=None, config: UETConfig = UETConfig()) -> None:
         self.config = config
+        # the settings read for every packet, as attributes (C fields in the compiled build)
+        self.spray, self.ack_every = config.spray, config.ack_every
+        self.reorder_threshold = config.reorder_threshold
         w = network.window_bytes
         self.max_cwnd_bytes = w if w is not None else specs.value("assume.uet.window_bytes")
         self.cwnd_bytes = self.max_cwnd_bytes      # NSCC-like control lowers it
@@ -165,14 +168,14 @@ class UETSender(Sender):
         tx = self.tx_count
         self.tx_count += 1
         packet = self.data_packet(seq)
-        if self.config.spray:
+        if self.spray:
             packet.entropy = (self.flow.entropy + tx) & 0xFFFF
         packet.info = tx
         self.in_flight[tx] = (seq, packet.size_bytes)
         self.tx_of[seq] = tx
         self.in_flight_bytes += packet.size_bytes
         self.credits -= 1
-        if self.config.ack_every > 1 and (resent or self._window_full()):
+        if self.ack_every > 1 and (resent or self._window_full()):
             packet.ack_request = True              # a retransmission, or nothing more until an ACK
         if self._deadline_s == math.inf:
             self.arm_timer(self.sim.now_s + self.rto_s)
@@ -233,7 +236,7 @@ class UETSender(Sender):
                 if entry is not None:
                     self.in_flight_bytes -= entry[1]
         # Presume lost whatever was sent reorder_threshold transmissions before this one.
-        limit = tx - self.config.reorder_threshold
+        limit = tx - self.reorder_threshold
         while self.in_flight:
             first = next(iter(self.in_flight))
             if first >= limit:
@@ -277,6 +280,7 @@ class UETReceiver(Receiver):
                  schedulers: dict | None = None) -> None:
         super().__init__(network, flow, host, cnp_interval_s)
         self.config = config
+        self.ack_every, self.rod = config.ack_every, config.mode == "ROD"   # (read per packet)
         self.n_packets = max(1, math.ceil(flow.size_bytes / network.mtu_bytes))
         self.received_mask = 0                      # bit s set: packet s placed
         self.n_received = 0
@@ -329,10 +333,10 @@ class UETReceiver(Receiver):
             self.place(packet)
             while self.received_mask >> self.cumulative & 1:
                 self.cumulative += 1
-            if self.config.mode == "ROD":
+            if self.rod:
                 self.released_bytes = min(self.flow.size_bytes, self.cumulative * self.network.mtu_bytes)
             self.unacked += 1
-            if (self.unacked >= self.config.ack_every or packet.ecn or packet.ack_request
+            if (self.unacked >= self.ack_every or packet.ecn or packet.ack_request
                     or self.n_received == self.n_packets):
                 self._sack(packet)
         if self.scheduler is not None:

@@ -2,7 +2,6 @@
 from netlab.sim.engine cimport Simulator
 
 cdef class CreditScheduler:
-    cdef dict __dict__
     cdef public object network
     cdef public Simulator sim
     cdef public object host
