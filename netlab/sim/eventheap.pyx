@@ -32,6 +32,21 @@ cdef inline bint _key_before(Key *a, Key *b) noexcept nogil:
     return a.seq < b.seq
 
 
+cdef inline void _rise(Key *keys, PyObject **items, Py_ssize_t pos, Key key, PyObject *item) noexcept nogil:
+    """heapq's _siftdown: the event (key, item) moves from ``pos`` towards the root, past every
+    parent that comes after it, and is written where it stops."""
+    cdef Py_ssize_t up
+    while pos > 0:
+        up = (pos - 1) >> 1
+        if not _key_before(&key, &keys[up]):
+            break
+        keys[pos] = keys[up]
+        items[pos] = items[up]
+        pos = up
+    keys[pos] = key
+    items[pos] = item
+
+
 cdef class EventHeap:
     """A binary heap of event tuples; ``len()`` is the number of events held."""
 
@@ -62,20 +77,9 @@ cdef class EventHeap:
             self.capacity *= 2
         self.events.append(event)             # the list owns the reference; only pointers move
         cdef PyObject **items = (<PyListObject *>self.events).ob_item
-        cdef Key *keys = self.keys
-        cdef PyObject *item = items[self.n]
         cdef Py_ssize_t pos = self.n
-        cdef Py_ssize_t up
         self.n += 1
-        while pos > 0:                        # towards the root, past every later parent
-            up = (pos - 1) >> 1
-            if not _key_before(&key, &keys[up]):
-                break
-            keys[pos] = keys[up]
-            items[pos] = items[up]
-            pos = up
-        keys[pos] = key
-        items[pos] = item
+        _rise(self.keys, items, pos, key, items[pos])
         return 0
 
     cdef tuple pop(self):
@@ -100,7 +104,6 @@ cdef class EventHeap:
         # then the moved event rises from there to its place
         cdef Py_ssize_t pos = 0
         cdef Py_ssize_t child = 1
-        cdef Py_ssize_t up
         while child < end:
             if child + 1 < end and not _key_before(&keys[child], &keys[child + 1]):
                 child += 1
@@ -108,15 +111,7 @@ cdef class EventHeap:
             items[pos] = items[child]
             pos = child
             child = 2 * pos + 1
-        while pos > 0:
-            up = (pos - 1) >> 1
-            if not _key_before(&key, &keys[up]):
-                break
-            keys[pos] = keys[up]
-            items[pos] = items[up]
-            pos = up
-        keys[pos] = key
-        items[pos] = item
+        _rise(keys, items, pos, key, item)
         return first
 
 

@@ -20,6 +20,12 @@ def test_the_compiled_heap_is_the_one_imported():
     assert eventheap.heappush is not heapq.heappush
 
 
+def _random_event(rng, seq):
+    """An event tuple whose time often ties with others' (a few fixed values, and an int)."""
+    time_s = rng.choice([rng.random() * 1e-3, float(rng.randrange(5)) * 1e-6, rng.randrange(3)])
+    return (time_s, seq, f"cb{seq}", ())
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_same_pops_and_same_layout_as_heapq(seed):
     rng = random.Random(seed)
@@ -27,8 +33,7 @@ def test_same_pops_and_same_layout_as_heapq(seed):
     for _ in range(4000):
         if rng.random() < 0.55 or not ours:
             seq += 1
-            time_s = rng.choice([rng.random() * 1e-3, float(rng.randrange(5)) * 1e-6, rng.randrange(3)])
-            event = (time_s, seq, f"cb{seq}", ())
+            event = _random_event(rng, seq)
             eventheap.heappush(ours, event)
             heapq.heappush(theirs, event)
         else:
@@ -55,8 +60,7 @@ def test_the_simulators_heap_pops_as_heapq_does(seed):
     for step in range(12000):
         if rng.random() < (0.7 if step < 6000 else 0.3) or not theirs:
             seq += 1
-            time_s = rng.choice([rng.random() * 1e-3, float(rng.randrange(5)) * 1e-6, rng.randrange(3)])
-            event = (time_s, seq, f"cb{seq}", ())
+            event = _random_event(rng, seq)
             eventheap.heappush(ours, event)
             heapq.heappush(theirs, event)
         else:
