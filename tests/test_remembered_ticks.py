@@ -1,0 +1,85 @@
+"""netlab's figures skip tick updates that would repeat the last one (plots._RememberedTicks):
+the same bytes as matplotlib's own updates, in every way a figure is drawn and changed."""
+
+import hashlib
+
+import pytest
+
+from netlab import links, plots, specs
+
+RATE = specs.value("eth.400g.port_rate")
+
+
+def _log_panels():
+    fig, (a, b) = plots.figure(ncols=2, width_in=8.0, height_in=3.0)
+    a.loglog([1, 1e3], [0.5, 5e3], label="rising")
+    a.axhline(80, label="flat")
+    a.legend(loc="upper left")
+    b.semilogx([64, 2**20], [1, 390])
+    b.set_title("a title long enough to be wrapped when the figure is drawn for a phone's column")
+    return fig
+
+
+def _changed_between_draws():
+    """A figure drawn, then changed in each way that decides its ticks, and drawn again."""
+    fig = _log_panels()
+    a, b = fig.axes
+    out = [plots.figure_to_svg(fig)]
+    a.set_xlim(3, 300)                                   # view limits
+    b.set_xticks([1e2, 1e4, 1e6])                        # a new locator
+    b.xaxis.set_major_formatter(lambda x, _: f"{x:.0e}")  # a new formatter
+    out.append(plots.figure_to_svg(fig))
+    a.tick_params(labelsize=14)                          # tick parameters (and so the room for ticks)
+    b.set_yscale("log")                                  # the scale
+    out.append(plots.figure_to_svg(fig))
+    fig.set_figwidth(4.0)                                # the axes' box in pixels
+    out.append(plots.figure_to_svg(fig))
+    out.append(fig._repr_png_().hex())                   # another dpi, through another backend
+    return out
+
+
+def _explorer_frames():
+    out = []
+    for distance in (1000,):
+        out.append(plots.figure_to_svg(links.draw_link_delay(4096, RATE, distance)))
+        with plots.narrow_figures():
+            narrow = links.draw_link_delay(64, RATE, distance)
+        plots.fit_narrow(narrow)
+        out.append(plots.figure_to_svg(narrow))
+    with plots.narrow_figures():
+        panels = _log_panels()
+    plots.fit_narrow(panels)
+    out.append(plots.figure_to_svg(panels))
+    return out
+
+
+@pytest.mark.parametrize("make", [_explorer_frames, _changed_between_draws])
+def test_the_same_bytes_as_matplotlibs_own_tick_updates(make, monkeypatch):
+    monkeypatch.setattr(plots, "REMEMBER_TICKS", False)
+    reference = make()
+    monkeypatch.setattr(plots, "REMEMBER_TICKS", True)
+    remembered = make()
+    assert len(remembered) == len(reference)
+    for k, (got, want) in enumerate(zip(remembered, reference)):
+        assert got == want, f"drawing {k} differs: {hashlib.md5(got.encode()).hexdigest()} " \
+                            f"vs {hashlib.md5(want.encode()).hexdigest()}"
+    # the reference really ran matplotlib's own updates, and the remembered run did not
+    assert "_update_ticks" not in plots.figure(ncols=1)[0].axes[0].xaxis.__dict__
+
+
+def test_an_unchanged_axis_is_not_updated_again():
+    fig = links.draw_link_delay(4096, RATE, 10)
+    plots.figure_to_svg(fig)                  # the draw attaches the remembering update to both axes
+    runs = []
+    for axis in (fig.axes[0].xaxis, fig.axes[0].yaxis):
+        memo = axis.__dict__["_update_ticks"]
+        assert isinstance(memo, plots._RememberedTicks)
+        memo.update = lambda update=memo.update: runs.append(1) or update()
+        axis._update_ticks()                  # the SVG was drawn at 72 dpi, the figure is at 100 again
+        first = len(runs)
+        ticks = [axis._update_ticks() for _ in range(5)]
+        assert len(runs) == first == 1 + (axis is fig.axes[0].yaxis)   # nothing changed: not recomputed
+        assert all(t == ticks[0] for t in ticks) and ticks[0]
+    fig.axes[0].set_ylim(1, 1e4)              # a change: recomputed, and the ticks follow it
+    assert max(t.get_loc() for t in fig.axes[0].yaxis._update_ticks()) <= 1e4
+    assert len(runs) == 3
