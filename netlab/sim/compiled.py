@@ -44,7 +44,7 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 # Compiled together or not at all: their .pxd files cimport one another's types.
-MODULES = ("eventheap", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host",
+MODULES = ("eventheap", "ecmphash", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host",
            "transport", "uet", "trimming", "loadbalance", "uet_cc", "cc")
 MANIFEST = HERE / "_compiled.json"
 PURE_ENV = "NETLAB_SIM_PURE"

@@ -1,15 +1,19 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The compiled build's event heap: heapq's algorithm with its keys in a C array.
+"""The compiled build's event heap: a heap of four children a node, its keys in a C array.
 
 See eventheap.py, the module this one stands in for. An event is a tuple whose first item
 is its time (a float) and whose second is its sequence number (an int); it comes before
 another if its time is earlier, or the times are equal and its sequence number is smaller.
 
-:class:`EventHeap` is the heap the simulator runs on. It is heapq's binary heap (parent of
-position i at (i - 1) // 2, the same sift steps), but it keeps each event's two keys in a
-C array beside the list of events, so a comparison reads two C numbers next to each other
-instead of following pointers into two tuples and two floats; moving an event moves its
-pointer in the list and its keys in the array, and never touches the event itself. It pops
+:class:`EventHeap` is the heap the simulator runs on. It is heapq's algorithm (a push rises
+towards the root; a pop moves the hole at the root down to a leaf along the earliest child,
+then the last event rises from there) on a heap of four children a node (parent of
+position i at (i - 1) // 4): half as many levels as heapq's binary heap, so a pop follows
+half as many pointers down. It keeps each event's two keys in a C array beside the list of
+events, so a comparison reads two C numbers next to each other instead of following
+pointers into two tuples and two floats; moving an event moves its pointer in the list and
+its keys in the array, and never touches the event itself. As no two events have the same
+key (the sequence numbers are unique), any correct heap pops them in one order: it pops
 the same events in the same order as heapq on a list (``tests/sim/test_eventheap.py``).
 
 ``heappush`` and ``heappop`` take an :class:`EventHeap` or a plain list; on a list they are
@@ -33,11 +37,11 @@ cdef inline bint _key_before(Key *a, Key *b) noexcept nogil:
 
 
 cdef inline void _rise(Key *keys, PyObject **items, Py_ssize_t pos, Key key, PyObject *item) noexcept nogil:
-    """heapq's _siftdown: the event (key, item) moves from ``pos`` towards the root, past every
-    parent that comes after it, and is written where it stops."""
+    """The event (key, item) moves from ``pos`` towards the root, past every parent that
+    comes after it, and is written where it stops (heapq's _siftdown, four children a node)."""
     cdef Py_ssize_t up
     while pos > 0:
-        up = (pos - 1) >> 1
+        up = (pos - 1) >> 2
         if not _key_before(&key, &keys[up]):
             break
         keys[pos] = keys[up]
@@ -100,17 +104,23 @@ cdef class EventHeap:
         self.n = end
         if end == 0:
             return first
-        # heapq's pop: the hole at the root moves down to a leaf along the earlier child,
-        # then the moved event rises from there to its place
+        # heapq's pop, on four children a node: the hole at the root moves down to a leaf
+        # along the earliest child, then the moved event rises from there to its place
         cdef Py_ssize_t pos = 0
         cdef Py_ssize_t child = 1
+        cdef Py_ssize_t best, last
         while child < end:
-            if child + 1 < end and not _key_before(&keys[child], &keys[child + 1]):
+            best = child
+            last = child + 4 if child + 4 <= end else end
+            child += 1
+            while child < last:
+                if _key_before(&keys[child], &keys[best]):
+                    best = child
                 child += 1
-            keys[pos] = keys[child]
-            items[pos] = items[child]
-            pos = child
-            child = 2 * pos + 1
+            keys[pos] = keys[best]
+            items[pos] = items[best]
+            pos = best
+            child = 4 * pos + 1
         _rise(keys, items, pos, key, item)
         return first
 

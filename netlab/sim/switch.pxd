@@ -2,6 +2,7 @@
 cimport cython
 from netlab.sim.engine cimport Simulator
 from netlab.sim.accounting cimport Ledger
+from netlab.sim.ecmphash cimport flow_hash
 from netlab.sim.packet cimport Packet
 from netlab.sim.port cimport Port
 from netlab.sim.queues cimport OutputQueue, QueuePolicy

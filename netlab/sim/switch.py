@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
-import struct
 from zlib import crc32
 
 from netlab import validate
+from netlab.sim.ecmphash import flow_hash
 from netlab.sim.packet import DATA
 from netlab.sim.port import Port
 from netlab.sim.queues import DropTail, OutputQueue, QueuePolicy
@@ -96,9 +96,6 @@ class LoadBalancer:
         raise NotImplementedError
 
 
-_FOUR_WORDS = struct.Struct("<IIII")     # ECMP's hash key: four little-endian 32-bit words
-
-
 class ECMP(LoadBalancer):
     """Per-flow ECMP: CRC-32 of (src, dst, entropy, switch salt) modulo the candidates.
 
@@ -108,8 +105,8 @@ class ECMP(LoadBalancer):
     """
 
     def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
-        key = _FOUR_WORDS.pack(packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
-        return candidates[crc32(key) % len(candidates)]
+        # (flow_hash: CRC-32 of the four as little-endian 32-bit words, see netlab.sim.ecmphash)
+        return candidates[flow_hash(packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt) % len(candidates)]
 
 
 class Switch:
