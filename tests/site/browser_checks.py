@@ -130,6 +130,8 @@ SOLUTION_VISIBLE = """([i]) => {
   return body.length > 0 && body.every(c => c.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}) && c.getBoundingClientRect().height > 0);
 }"""
 
+ALL_SOLUTIONS_VISIBLE = f"(indices) => indices.every(i => ({SOLUTION_VISIBLE})([i]))"
+
 DARK = """async () => {
   const problems = [];
   function rgba(s) { const m = s.match(/[\\d.]+/g) || [0, 0, 0, 0]; return m.map(Number).concat([1]).slice(0, 4); }
@@ -279,6 +281,7 @@ async def _check_exercises(page, report: PageReport) -> None:
 async def _check_solutions(page, report: PageReport) -> None:
     solutions = await page.evaluate(SOLUTIONS)
     report.counts["solutions"] = len(solutions)
+    clicked = []
     for s in solutions:
         name = s["id"] or s["title"] or f"dropdown {s['index'] + 1}"
         if s["nBody"] == 0:
@@ -293,12 +296,33 @@ async def _check_solutions(page, report: PageReport) -> None:
         if await toggle.count() == 0:
             report.add("solutions", f"{name}: no toggle to reveal the solution")
             continue
-        await toggle.click()
-        try:
-            await page.wait_for_function(SOLUTION_VISIBLE, arg=[s["index"]], timeout=10_000)
-        except Exception:
-            state = await el.evaluate("el => el.className + '; ' + el.innerHTML.slice(0, 300)")
-            report.add("solutions", f"{name}: clicking the toggle did not reveal the solution ({state})")
+        # a real click at the title's centre (scrolled into view); force=True skips Playwright's wait for
+        # the title to stop moving, which the reveal of the solution before it keeps starting again. A
+        # title covered by something else still fails: that gets the click, and nothing is revealed.
+        await toggle.click(force=True)
+        clicked.append((name, s["index"], el))
+    # every toggle clicked, one after the other as a reader would; then one wait for all of them to
+    # show (each wait used to poll on its own, one solution at a time)
+    if not clicked:
+        return
+    try:
+        await page.wait_for_function(ALL_SOLUTIONS_VISIBLE, arg=[i for _, i, _ in clicked], timeout=10_000)
+    except Exception:
+        for name, index, el in clicked:
+            if not await page.evaluate(SOLUTION_VISIBLE, [index]):
+                state = await el.evaluate("el => el.className + '; ' + el.innerHTML.slice(0, 300)")
+                report.add("solutions", f"{name}: clicking the toggle did not reveal the solution ({state})")
+
+
+async def _settled(pending: set, timeout_s: float) -> bool:
+    """True once no request is in flight at two looks 50 ms apart; False after ``timeout_s``."""
+    deadline, quiet = time.perf_counter() + timeout_s, 0
+    while time.perf_counter() < deadline:
+        quiet = quiet + 1 if not pending else 0
+        if quiet >= 2:
+            return True
+        await asyncio.sleep(0.05)
+    return False
 
 
 async def inspect_page(context, base_url: str, path: str) -> PageReport:
@@ -319,6 +343,11 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
             await r.abort("blockedbyclient")
 
     await page.route("**/*", route)
+    # requests in flight (what Playwright's "networkidle" waits on, without its half second of quiet)
+    pending = set()
+    page.on("request", lambda r: pending.add(r))
+    page.on("requestfinished", lambda r: pending.discard(r))
+    page.on("requestfailed", lambda r: pending.discard(r))
     mark = [time.perf_counter()]
 
     def lap(name):
@@ -333,7 +362,9 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
         math_state = await page.evaluate(WAIT_FOR_MATH)
         if math_state not in ("ok", "none"):
             report.add("math", math_state)
-        await page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+        if not await _settled(pending, TIMEOUT_MS / 1000):
+            report.add("load", f"requests still unanswered after {TIMEOUT_MS // 1000} s: "
+                               f"{sorted(r.url[:100] for r in pending)[:5]}")
         lap("load")
 
         figures = await page.evaluate(FIGURES)

@@ -43,12 +43,17 @@ def tiny_site(tmp_path_factory):
         shutil.copy(ROOT / "_static" / name, root / "_static" / name)
     explorer = _explorer_html()
     exercise = exercises.numeric("ex-test", "Bits in one byte", answer=8.0, unit="bit")._repr_html_()
-    (root / "good.html").write_text(HEAD.format(title="Good page", extra_head="", body=explorer + exercise))
+    solution = '<details class="sd-dropdown"><summary>Solution</summary><p>Eight bits.</p></details>'
+    (root / "good.html").write_text(HEAD.format(title="Good page", extra_head="", body=explorer + exercise + solution))
     no_frames = re.sub(r'(class="netlab-explorer-frames">).*?(</script>)', r"\1{}\2", explorer, flags=re.S)
     broken_body = (no_frames
                    + '<img src="missing-figure.png">'
                    + '<p><a href="nowhere.html">a dead link</a> and <a href="#no-such-anchor">a dead anchor</a></p>'
-                   + "<script>undefinedFunction();</script>")
+                   + "<script>undefinedFunction();</script>"
+                   # a solution shown before any click, and one whose title is covered (the click misses it)
+                   + '<details class="sd-dropdown" open><summary>Shown solution</summary><p>Too soon.</p></details>'
+                   + '<div style="position:relative"><details class="sd-dropdown"><summary>Covered solution</summary>'
+                   + '<p>Out of reach.</p></details><div style="position:absolute;inset:0;background:#fff"></div></div>')
     cdn = ('<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
            '<link rel="stylesheet" href="_static/site.css">'
            '<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2/lib/index.js"</script>')
@@ -82,8 +87,8 @@ def test_static_checks_catch_the_broken_page(tiny_site):
 def test_browser_checks_pass_the_good_page_and_catch_the_broken_one(tiny_site, browser_required):
     report = browser_checks.inspect_site(tiny_site, pages=["good.html", "broken.html"])
     good, broken = report.pages["good.html"], report.pages["broken.html"]
-    assert good.counts["explorers"] == 1 and good.counts["exercises"] == 1
-    for category in ("load", "figures", "explorers", "exercises"):
+    assert good.counts["explorers"] == 1 and good.counts["exercises"] == 1 and good.counts["solutions"] == 1
+    for category in ("load", "figures", "explorers", "exercises", "solutions"):
         assert good.problems[category] == [], (category, good.problems[category])
 
     load = "\n".join(broken.problems["load"])
@@ -93,3 +98,6 @@ def test_browser_checks_pass_the_good_page_and_catch_the_broken_one(tiny_site, b
     assert any("did not change the figure" in p for p in broken.problems["explorers"])
     figures = "\n".join(broken.problems["figures"])
     assert "does not load" in figures and "without alternative text" in figures
+    solutions = "\n".join(broken.problems["solutions"])
+    assert "Shown solution: the solution is visible before it is clicked" in solutions
+    assert "Covered solution: clicking the toggle did not reveal the solution" in solutions
