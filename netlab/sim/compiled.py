@@ -12,9 +12,12 @@ typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them and
 imports the compiled module before the ``.py`` beside it. Nothing in the model is
 written twice, so both should give the same events in the same order: the tests check the
 same packet arrivals in the same order, results and event counts
-(``tests/sim/test_compiled.py``) on small scenarios and small versions of the benchmark runs. One
-data structure is: the event heap, whose ``.py`` is :mod:`heapq` and whose ``eventheap.pyx``
-is the same algorithm with a comparison of C numbers (``tests/sim/test_eventheap.py``).
+(``tests/sim/test_compiled.py``) on small scenarios and small versions of the benchmark runs. Two
+small pieces are written twice: the event heap, whose ``.py`` is :mod:`heapq` and whose
+``eventheap.pyx`` is the same pushes and pops on a heap of four children a node, with a
+comparison of C numbers (``tests/sim/test_eventheap.py``); and ECMP's hash, whose ``.py`` is
+:mod:`zlib`'s CRC-32 and whose ``ecmphash.pyx`` computes the same CRC in C
+(``tests/sim/test_ecmphash.py``).
 
 Which one runs:
 

@@ -8,7 +8,8 @@ so tuples compare by time, then by sequence number, and the earliest event pops 
 The simulator's heap is an :class:`EventHeap`, which here is simply a list.
 
 The compiled build (:mod:`netlab.sim.compiled`) replaces this module with ``eventheap.pyx``:
-the same binary heap (heapq's algorithm, step for step), whose ``EventHeap`` keeps the two
+heapq's algorithm on a heap of four children a node (half as many levels as heapq's binary
+heap), whose ``EventHeap`` keeps the two
 keys of every event in a C array beside the list of events, so a comparison reads a C
 double and a C integer instead of comparing two tuples element by element. As the keys
 are unique, both pop every event in the same order; on a plain list the compiled

@@ -52,7 +52,7 @@ cdef inline void _rise(Key *keys, PyObject **items, Py_ssize_t pos, Key key, PyO
 
 
 cdef class EventHeap:
-    """A binary heap of event tuples; ``len()`` is the number of events held."""
+    """A heap of event tuples, four children a node; ``len()`` is the number of events held."""
 
     def __cinit__(self):
         self.events = []
