@@ -10,7 +10,8 @@ import netlab
 
 # Modules that hold no numeric models: presentation, input checks, unit formatters.
 EXEMPT_MODULES = {"netlab.plots", "netlab.widgets", "netlab.validate", "netlab.units", "netlab.specs",
-                  "netlab.exercises"}  # exercises: answers may be negative; tested in test_exercises.py
+                  "netlab.exercises",  # exercises: answers may be negative; tested in test_exercises.py
+                  "netlab.sim.ecmphash"}  # the switch's per-packet hash; tested against zlib (tests/sim)
 TESTS = pathlib.Path(__file__).parent
 
 
