@@ -128,8 +128,8 @@ class _RememberedTicks:
     without recomputing them; anything different, and matplotlib's own update runs. Only the
     last state is kept, because the tick objects themselves are reused: an older state's labels
     are gone once another update has run. The pictures are the same bytes
-    (``tests/test_plots.py`` draws figures with and without it); the explorer frames take about
-    a quarter less CPU.
+    (``tests/test_remembered_ticks.py`` draws figures with and without it); lab 2's explorer
+    frames take about a fifth less CPU.
     """
 
     __slots__ = ("axis", "update", "state", "ticks")
