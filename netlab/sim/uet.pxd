@@ -1,6 +1,6 @@
 # Cython declarations for uet.py (the compiled fast path; see netlab/sim/compiled.py).
-# Bitmaps and sequence numbers that meet shifts stay Python integers; counters, byte
-# counts and transmission indices are C integers, windows and credits C doubles.
+# Counters, byte counts, sequence numbers and transmission indices are C integers, a SACK's
+# 64-bit bitmap a C unsigned integer, windows and credits C doubles.
 cimport cython
 from netlab.sim.packet cimport Packet
 from netlab.sim.transport cimport Receiver, Sender
@@ -14,14 +14,15 @@ cdef class UETSender(Sender):
     cdef public double max_cwnd_bytes
     cdef public double cwnd_bytes
     cdef public bytearray acked
-    cdef public object acked_bits
-    cdef public object _all_bits
     cdef public long long n_acked
     cdef public long long cumulative_acked
     cdef public long long next_new
     cdef public object resend
-    cdef public object in_flight
-    cdef public dict tx_of
+    cdef public list tx_seq
+    cdef public bytearray tx_live
+    cdef public long long oldest_tx
+    cdef public long long n_in_flight
+    cdef public list tx_of
     cdef public long long in_flight_bytes
     cdef public long long tx_count
     cdef public double credits
@@ -34,22 +35,27 @@ cdef class UETSender(Sender):
     @cython.locals(packet=Packet, tx=cython.longlong, resent=cython.bint)
     cpdef make_packet(self)
     cpdef on_control(self, Packet packet)
-    @cython.locals(before=cython.longlong, limit=cython.longlong, acked=bytearray, tx_of=dict, s=cython.Py_ssize_t,
-                   tx=cython.longlong)
+    @cython.locals(before=cython.longlong, limit=cython.longlong, s=cython.Py_ssize_t, n=cython.Py_ssize_t,
+                   tx=cython.longlong, cumulative=cython.Py_ssize_t, bitmap=cython.ulonglong, seq=cython.Py_ssize_t,
+                   first=cython.Py_ssize_t)
     cpdef on_sack(self, Packet packet)
     cpdef on_nack(self, Packet packet)
+    @cython.locals(first=cython.Py_ssize_t)
     cpdef on_timeout(self)
     cpdef long long _wire_bytes(self, long long seq) except? -1
     cpdef _window_full(self)
-    cpdef _forget(self, tx)
-    cpdef _ack(self, seq)
+    @cython.locals(seq=cython.Py_ssize_t)
+    cpdef _forget(self, Py_ssize_t tx)
+    @cython.locals(tx=cython.Py_ssize_t)
+    cpdef _ack(self, Py_ssize_t seq)
 
 cdef class UETReceiver(Receiver):
     cdef public object config
     cdef public long long ack_every
     cdef public bint rod
     cdef public long long n_packets
-    cdef public object received_mask
+    cdef public bytearray received
+    cdef public long long highest
     cdef public long long n_received
     cdef public long long cumulative
     cdef public long long trimmed_received
@@ -59,6 +65,8 @@ cdef class UETReceiver(Receiver):
     cdef public long long unacked
     cdef public long long sacks_sent
 
+    @cython.locals(seq=cython.Py_ssize_t)
     cpdef on_packet(self, Packet packet)
     cpdef place(self, Packet packet)
+    @cython.locals(bitmap=cython.ulonglong, s=cython.Py_ssize_t, count=cython.longlong)
     cpdef _sack(self, Packet packet)

@@ -44,7 +44,7 @@ handled by overriding ``on_control``. :func:`uet` returns the
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass
 from functools import partial
 import math
@@ -56,7 +56,6 @@ from netlab.sim.uet_cc import CREDIT, CreditScheduler
 
 MODES = ("RUD", "ROD")
 BITMAP_BITS = int(specs.value("uet.sack_bitmap_bits"))
-_BITMAP_MASK = (1 << BITMAP_BITS) - 1
 
 
 @dataclass(frozen=True)
@@ -114,15 +113,19 @@ class UETSender(Sender):
         self.cwnd_bytes = self.max_cwnd_bytes      # NSCC-like control lowers it
         super().__init__(network, flow, host, cc)
         n = self.n_packets
-        self.acked = bytearray(n)
-        self.acked_bits = 0                        # the same as an int: bit s set once s is acked
-        self._all_bits = (1 << n) - 1
+        self.acked = bytearray(n)                  # acked[s] = 1 once packet s is acknowledged
         self.n_acked = 0
         self.cumulative_acked = 0                  # every seq below it is acknowledged
         self.next_new = 0
         self.resend: deque = deque()               # seqs presumed lost, to send again
-        self.in_flight: OrderedDict = OrderedDict()  # tx index -> (seq, wire bytes), send order
-        self.tx_of: dict[int, int] = {}            # seq -> tx index of its latest transmission
+        # Transmissions, by index (the tx-th packet sent, first sends and resends alike):
+        # its seq, and whether it is still in flight. Indices only grow, so the packets in
+        # flight, oldest first, are the live ones from ``oldest_tx`` on.
+        self.tx_seq: list[int] = []
+        self.tx_live = bytearray()
+        self.oldest_tx = 0                         # no transmission before it is in flight
+        self.n_in_flight = 0
+        self.tx_of = [-1] * n                      # seq -> index of its latest transmission
         self.in_flight_bytes = 0
         self.tx_count = 0
         self.credits = config.initial_credit_packets if config.credits else math.inf
@@ -151,7 +154,7 @@ class UETSender(Sender):
             return False
         if self.credits < 1:
             return False
-        return not self.in_flight or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes
+        return not self.n_in_flight or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes
 
     def next_size_bytes(self) -> int:
         seq = self._next_seq()
@@ -171,7 +174,9 @@ class UETSender(Sender):
         if self.spray:
             packet.entropy = (self.flow.entropy + tx) & 0xFFFF
         packet.info = tx
-        self.in_flight[tx] = (seq, packet.size_bytes)
+        self.tx_seq.append(seq)
+        self.tx_live.append(1)
+        self.n_in_flight += 1
         self.tx_of[seq] = tx
         self.in_flight_bytes += packet.size_bytes
         self.credits -= 1
@@ -196,19 +201,21 @@ class UETSender(Sender):
 
     def _forget(self, tx: int) -> int | None:
         """Take transmission ``tx`` out of flight; its seq, or None if it was not in flight."""
-        entry = self.in_flight.pop(tx, None)
-        if entry is None:
+        if not self.tx_live[tx]:
             return None
-        self.in_flight_bytes -= entry[1]
-        return entry[0]
+        self.tx_live[tx] = 0
+        self.n_in_flight -= 1
+        seq = self.tx_seq[tx]
+        self.in_flight_bytes -= self._wire_bytes(seq)     # (the size it was sent with)
+        return seq
 
     def _ack(self, seq: int) -> None:
-        if seq < self.n_packets and not self.acked[seq]:
+        """Packet ``seq`` (< n_packets) is acknowledged: its latest transmission leaves flight."""
+        if not self.acked[seq]:
             self.acked[seq] = 1
-            self.acked_bits |= 1 << seq
             self.n_acked += 1
-            tx = self.tx_of.get(seq)
-            if tx is not None:
+            tx = self.tx_of[seq]
+            if tx >= 0:
                 self._forget(tx)
 
     def on_sack(self, packet) -> None:
@@ -216,33 +223,34 @@ class UETSender(Sender):
             return
         cumulative, bitmap, seq, tx = packet.info[:4]
         before = self.n_acked
-        # What this SACK acknowledges: every seq below ``cumulative``, the set bits of the
-        # bitmap (seq cumulative + i for bit i) and ``seq`` itself. Only the seqs not yet
-        # acknowledged are walked (acknowledging is idempotent and order-free).
-        news = (1 << cumulative) - 1 if cumulative > self.cumulative_acked else 0
-        news |= bitmap << cumulative | 1 << seq
-        news &= self._all_bits & ~self.acked_bits
-        self.cumulative_acked = max(self.cumulative_acked, cumulative)
-        if news:
-            self.acked_bits |= news
-            acked, tx_of, in_flight = self.acked, self.tx_of, self.in_flight
-            while news:
-                low = news & -news
-                s = low.bit_length() - 1
-                news ^= low
-                acked[s] = 1
-                self.n_acked += 1
-                entry = in_flight.pop(tx_of.get(s), None)
-                if entry is not None:
-                    self.in_flight_bytes -= entry[1]
+        # What this SACK acknowledges: every seq below ``cumulative``, seq cumulative + i for
+        # each set bit i of the bitmap, and ``seq`` itself (acknowledging is idempotent and
+        # order-free). Below the highest cumulative point seen, every seq is acknowledged
+        # already, so only the seqs from there on are walked.
+        s = self.cumulative_acked
+        if cumulative > s:
+            self.cumulative_acked = cumulative
+            while s < cumulative:
+                self._ack(s)
+                s += 1
+        n = self.n_packets
+        s = cumulative
+        while bitmap and s < n:
+            if bitmap & 1:
+                self._ack(s)
+            bitmap >>= 1
+            s += 1
+        if seq < n:
+            self._ack(seq)
         # Presume lost whatever was sent reorder_threshold transmissions before this one.
         limit = tx - self.reorder_threshold
-        while self.in_flight:
-            first = next(iter(self.in_flight))
-            if first >= limit:
-                break
-            self.resend.append(self._forget(first))
-            self.presumed_lost += 1
+        first = self.oldest_tx
+        while first < limit and self.n_in_flight:
+            if self.tx_live[first]:
+                self.resend.append(self._forget(first))
+                self.presumed_lost += 1
+            first += 1
+        self.oldest_tx = first
         if self.n_acked == self.n_packets:
             self.finish()
             return
@@ -265,8 +273,12 @@ class UETSender(Sender):
     def on_timeout(self) -> None:
         """No progress for an RTO: presume everything in flight lost; the first resend may go
         without credit (a dropped packet used a credit the receiver cannot know was lost)."""
-        while self.in_flight:
-            self.resend.append(self._forget(next(iter(self.in_flight))))
+        first = self.oldest_tx
+        while self.n_in_flight:
+            if self.tx_live[first]:
+                self.resend.append(self._forget(first))
+            first += 1
+        self.oldest_tx = first
         if self.config.credits and self._next_seq() is not None:
             self.credits = max(self.credits, 1)
         self.arm_timer(self.sim.now_s + self.rto_s)
@@ -282,7 +294,8 @@ class UETReceiver(Receiver):
         self.config = config
         self.ack_every, self.rod = config.ack_every, config.mode == "ROD"   # (read per packet)
         self.n_packets = max(1, math.ceil(flow.size_bytes / network.mtu_bytes))
-        self.received_mask = 0                      # bit s set: packet s placed
+        self.received = bytearray(self.n_packets)    # received[s] = 1 once packet s is placed
+        self.highest = -1                           # the highest seq placed
         self.n_received = 0
         self.cumulative = 0                         # every packet below it is placed
         self.trimmed_received = 0
@@ -322,16 +335,18 @@ class UETReceiver(Receiver):
         if packet.trimmed:
             self.trimmed_received += 1
             self.send_ack(NACK, seq, packet.info)
-        elif self.received_mask >> seq & 1:
+        elif self.received[seq]:
             self.duplicate_bytes += packet.payload_bytes   # placed before: not delivered again
             self._sack(packet)
         else:
             if seq != self.cumulative:
                 self.out_of_order_packets += 1
-            self.received_mask |= 1 << seq
+            self.received[seq] = 1
+            if seq > self.highest:
+                self.highest = seq
             self.n_received += 1
             self.place(packet)
-            while self.received_mask >> self.cumulative & 1:
+            while self.cumulative <= self.highest and self.received[self.cumulative]:
                 self.cumulative += 1
             if self.rod:
                 self.released_bytes = min(self.flow.size_bytes, self.cumulative * self.network.mtu_bytes)
@@ -346,7 +361,13 @@ class UETReceiver(Receiver):
         """One SACK for the packets placed since the last one (at least this one): its
         cumulative point, bitmap, this packet's seq, transmission index, ECN bit and send
         time, and how many packets it reports (congestion control counts them)."""
-        bitmap = (self.received_mask >> self.cumulative) & _BITMAP_MASK
+        # bit i: packet cumulative + i is placed (bit 0 never is: the cumulative point is missing)
+        bitmap = 0
+        s = min(self.highest, self.cumulative + BITMAP_BITS - 1)
+        while s > self.cumulative:
+            bitmap = bitmap << 1 | self.received[s]
+            s -= 1
+        bitmap <<= 1
         count = self.unacked if self.unacked else 1
         self.unacked = 0
         self.sacks_sent += 1

@@ -129,6 +129,32 @@ def test_sack_bitmap_by_hand():
     assert sent[-1] == (NACK, 1, 9) and rx.delivered_bytes == 4 * 4096
 
 
+
+@settings(max_examples=40, deadline=None)
+@given(order=st.permutations(range(150)), data=st.data())
+def test_sack_bitmaps_match_the_set_of_placed_packets(order, data):
+    """Every SACK, for any arrival order (duplicates included, gaps longer than the bitmap):
+    its cumulative point is the first missing packet and bit i says whether packet
+    cumulative + i was placed, computed here from the set of packets placed so far."""
+    n = 150
+    net = topology.single_switch(2, 100e9)
+    flow = net.add_flow("h0", "h1", n * 4096)
+    sent = []
+    rx = UETReceiver(net, flow, net.hosts["h1"], None, config=UETConfig())
+    rx.send_ack = lambda kind, seq, info=None: sent.append((kind, seq, info))
+    arrivals = list(order[:data.draw(st.integers(1, n))])
+    arrivals += data.draw(st.lists(st.sampled_from(arrivals), max_size=10))     # duplicates
+    placed = set()
+    for seq in arrivals:
+        placed.add(seq)
+        rx.on_packet(Packet(DATA, 0, 0, 1, 4160, seq=seq, offset_bytes=seq * 4096, payload_bytes=4096, info=seq))
+        kind, cumulative, info = sent[-1]
+        first_missing = min(set(range(n + 1)) - placed)
+        expected = sum(1 << i for i in range(64) if cumulative + i in placed)
+        assert kind == SACK and cumulative == info[0] == first_missing
+        assert info[1] == expected and info[2] == seq
+    assert rx.n_received == len(placed)
+
 # --- trimming ------------------------------------------------------------------------------
 def test_trimming_a_full_queue_keeps_the_header():
     policy = Trimming(trim_priority=6, header_buffer_bytes=1024)
