@@ -1,8 +1,8 @@
 """The event core: a clock and a heap of things that will happen.
 
 A discrete-event simulation jumps from one event to the next instead of
-ticking a clock. Every event is a tuple ``(time_s, seq, callback, args)`` on a
-binary heap (:mod:`heapq`'s, through :mod:`netlab.sim.eventheap`); ``seq`` is a counter that breaks ties, so
+ticking a clock. Every event is ``(time_s, seq, callback, args)`` on a binary
+heap (:mod:`heapq`'s, through :mod:`netlab.sim.eventheap`); ``seq`` is a counter that breaks ties, so
 events scheduled for the same instant run in the order they were scheduled and
 a run is deterministic. The loop pops the earliest event, moves the clock to
 its time and calls it; the callback may schedule more events. That is the whole
@@ -17,12 +17,11 @@ number of events, so a bad configuration cannot hang a notebook.
 from __future__ import annotations
 
 from dataclasses import dataclass
-import itertools
 import math
 import random
 
 from netlab import validate
-from netlab.sim.eventheap import EventHeap, heappop, heappush
+from netlab.sim.eventheap import EventHeap
 
 DEFAULT_MAX_EVENTS = 20_000_000
 
@@ -53,21 +52,22 @@ class Simulator:
         self.now_s = 0.0
         self.events_processed = 0
         self.seq_now = 0                      # sequence number of the event being run
-        self._heap = EventHeap()
-        self._counter = itertools.count(1)   # tie-breaker: scheduling order
+        self._heap = EventHeap()              # (it also numbers the events: new_seq)
         self._stop_reason: str | None = None
 
     def at(self, time_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past, finite)."""
         if not self.now_s <= time_s < math.inf:          # also catches NaN
             raise ValueError(f"time_s must be finite and >= now ({self.now_s}), got {time_s}")
-        heappush(self._heap, (time_s, next(self._counter), callback, args))
+        heap = self._heap
+        heap.push(time_s, heap.new_seq(), callback, args)
 
     def after(self, delay_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` ``delay_s`` seconds from now (``delay_s >= 0``)."""
         if not 0.0 <= delay_s < math.inf:
             raise ValueError(f"delay_s must be finite and >= 0, got {delay_s}")
-        heappush(self._heap, (self.now_s + delay_s, next(self._counter), callback, args))
+        heap = self._heap
+        heap.push(self.now_s + delay_s, heap.new_seq(), callback, args)
 
     def stop(self, reason: str = "stopped") -> None:
         """Ask :meth:`run` to return after the current event."""
@@ -93,10 +93,11 @@ class Simulator:
         budget = max_events
         reason = "idle"
         while heap:
-            event = heappop(heap)
-            time_s, seq, callback, args = event
+            heap.pop_next()                 # the earliest event: heap.time_s, .seq, .callback, .args
+            time_s = heap.time_s
+            callback, args = heap.callback, heap.args
             if time_s > horizon or budget == 0:
-                heappush(heap, event)       # not run: back in its place (same key)
+                heap.push(time_s, heap.seq, callback, args)   # not run: back in its place (same key)
                 if time_s > horizon:
                     self.now_s = until_s
                     reason = "until"
@@ -104,7 +105,7 @@ class Simulator:
                     reason = "max_events"
                 break
             self.now_s = time_s
-            self.seq_now = seq
+            self.seq_now = heap.seq
             budget -= 1
             callback(*args)
             if self._stop_reason is not None:

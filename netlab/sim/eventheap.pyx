@@ -1,20 +1,24 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The compiled build's event heap: a heap of four children a node, its keys in a C array.
 
-See eventheap.py, the module this one stands in for. An event is a tuple whose first item
-is its time (a float) and whose second is its sequence number (an int); it comes before
-another if its time is earlier, or the times are equal and its sequence number is smaller.
+See eventheap.py, the module this one stands in for. An event has a time (a float), a
+sequence number (an int), a callback and its arguments (a tuple); it comes before another
+if its time is earlier, or the times are equal and its sequence number is smaller.
 
 :class:`EventHeap` is the heap the simulator runs on. It is heapq's algorithm (a push rises
 towards the root; a pop moves the hole at the root down to a leaf along the earliest child,
 then the last event rises from there) on a heap of four children a node (parent of
 position i at (i - 1) // 4): half as many levels as heapq's binary heap, so a pop follows
-half as many pointers down. It keeps each event's two keys in a C array beside the list of
-events, so a comparison reads two C numbers next to each other instead of following
-pointers into two tuples and two floats; moving an event moves its pointer in the list and
-its keys in the array, and never touches the event itself. As no two events have the same
-key (the sequence numbers are unique), any correct heap pops them in one order: it pops
-the same events in the same order as heapq on a list (``tests/sim/test_eventheap.py``).
+half as many pointers down. Its position i is three entries: the event's two keys in a C
+array (``keys[i]``, so a comparison reads two C numbers next to each other), its callback
+(``items[i]``) and its arguments (``argss[i]``) in two lists. Moving an event moves its keys
+and its two pointers, and never touches the objects, so :meth:`EventHeap.push` and
+:meth:`EventHeap.pop_next`, the engine's two calls, make no tuple and no number object.
+:func:`heappush` and :func:`heappop` also take whole event tuples: such an event keeps its
+tuple in ``items[i]`` and None in ``argss[i]``, and pops as the same tuple. As no two events
+have the same key (the sequence numbers are unique), any correct heap pops them in one
+order: it pops the same events in the same order as heapq on a list
+(``tests/sim/test_eventheap.py``).
 
 ``heappush`` and ``heappop`` take an :class:`EventHeap` or a plain list; on a list they are
 heapq's algorithm with the same typed comparison, leaving the list in heapq's layout.
@@ -36,8 +40,9 @@ cdef inline bint _key_before(Key *a, Key *b) noexcept nogil:
     return a.seq < b.seq
 
 
-cdef inline void _rise(Key *keys, PyObject **items, Py_ssize_t pos, Key key, PyObject *item) noexcept nogil:
-    """The event (key, item) moves from ``pos`` towards the root, past every parent that
+cdef inline void _rise(Key *keys, PyObject **items, PyObject **argss, Py_ssize_t pos, Key key,
+                       PyObject *item, PyObject *args) noexcept nogil:
+    """The event (key, item, args) moves from ``pos`` towards the root, past every parent that
     comes after it, and is written where it stops (heapq's _siftdown, four children a node)."""
     cdef Py_ssize_t up
     while pos > 0:
@@ -46,21 +51,29 @@ cdef inline void _rise(Key *keys, PyObject **items, Py_ssize_t pos, Key key, PyO
             break
         keys[pos] = keys[up]
         items[pos] = items[up]
+        argss[pos] = argss[up]
         pos = up
     keys[pos] = key
     items[pos] = item
+    argss[pos] = args
 
 
 cdef class EventHeap:
-    """A heap of event tuples, four children a node; ``len()`` is the number of events held."""
+    """The simulator's events, four children a node; ``len()`` is the number of events held."""
 
     def __cinit__(self):
-        self.events = []
+        self.items = []
+        self.argss = []
         self.n = 0
         self.capacity = 1024
         self.keys = <Key *>malloc(self.capacity * sizeof(Key))
         if self.keys is NULL:
             raise MemoryError()
+        self.last_seq = 0
+        self.time_s = 0.0
+        self.seq = 0
+        self.callback = None
+        self.args = ()
 
     def __dealloc__(self):
         free(self.keys)
@@ -68,10 +81,19 @@ cdef class EventHeap:
     def __len__(self):
         return self.n
 
-    cdef int push(self, tuple event) except -1:
+    cpdef long long new_seq(self):
+        """The next sequence number (1, 2, ...): events scheduled later get larger ones."""
+        self.last_seq += 1
+        return self.last_seq
+
+    cpdef push(self, double time_s, long long seq, object callback, tuple args):
+        """Add the event ``callback(*args)`` at ``time_s`` with sequence number ``seq``."""
+        self._add(time_s, seq, callback, args)
+
+    cdef int _add(self, double time_s, long long seq, object item, object args) except -1:
         cdef Key key
-        key.time_s = event[0]
-        key.seq = event[1]
+        key.time_s = time_s
+        key.seq = seq
         cdef Key *grown
         if self.n == self.capacity:
             grown = <Key *>realloc(self.keys, 2 * self.capacity * sizeof(Key))
@@ -79,31 +101,45 @@ cdef class EventHeap:
                 raise MemoryError()
             self.keys = grown
             self.capacity *= 2
-        self.events.append(event)             # the list owns the reference; only pointers move
-        cdef PyObject **items = (<PyListObject *>self.events).ob_item
+        self.items.append(item)               # the lists own the references; only pointers move
+        self.argss.append(args)
+        cdef PyObject **items = (<PyListObject *>self.items).ob_item
+        cdef PyObject **argss = (<PyListObject *>self.argss).ob_item
         cdef Py_ssize_t pos = self.n
         self.n += 1
-        _rise(self.keys, items, pos, key, items[pos])
+        _rise(self.keys, items, argss, pos, key, items[pos], argss[pos])
         return 0
 
-    cdef tuple pop(self):
+    cdef int _remove_root(self) except -1:
+        """Take the earliest event out: its keys to ``time_s`` and ``seq``, its item to
+        ``callback`` and its arguments to ``args`` (the references move there)."""
         if self.n == 0:
             raise IndexError("pop from an empty event heap")
-        cdef PyObject **items = (<PyListObject *>self.events).ob_item
+        cdef PyObject **items = (<PyListObject *>self.items).ob_item
+        cdef PyObject **argss = (<PyListObject *>self.argss).ob_item
         cdef Key *keys = self.keys
         cdef Py_ssize_t end = self.n - 1
-        # take the root out of the list: its reference goes to the caller, the last event's
-        # pointer fills the root, and the list shrinks by one without touching either event
-        cdef tuple first = <tuple>items[0]    # (a new reference)
+        self.time_s = keys[0].time_s
+        self.seq = keys[0].seq
+        # the root's references go to callback and args (new references), the last event's
+        # pointers fill the root, and each list drops its last slot, which holds the root's
+        # pointers by then (one reference each, dropped by the del)
+        self.callback = <object>items[0]
+        self.args = <object>argss[0]
         cdef PyObject *item = items[end]
+        cdef PyObject *args = argss[end]
         cdef Key key = keys[end]
         items[0] = item
-        items[end] = <PyObject *>first        # one reference stays in the list's last slot...
-        del self.events[end]                  # ...and is dropped here
-        items = (<PyListObject *>self.events).ob_item     # (the list may have moved them)
+        argss[0] = args
+        items[end] = <PyObject *>self.callback
+        argss[end] = <PyObject *>self.args
+        del self.items[end]
+        del self.argss[end]
+        items = (<PyListObject *>self.items).ob_item      # (the lists may have moved them)
+        argss = (<PyListObject *>self.argss).ob_item
         self.n = end
         if end == 0:
-            return first
+            return 0
         # heapq's pop, on four children a node: the hole at the root moves down to a leaf
         # along the earliest child, then the moved event rises from there to its place
         cdef Py_ssize_t pos = 0
@@ -119,10 +155,32 @@ cdef class EventHeap:
                 child += 1
             keys[pos] = keys[best]
             items[pos] = items[best]
+            argss[pos] = argss[best]
             pos = best
             child = 4 * pos + 1
-        _rise(keys, items, pos, key, item)
-        return first
+        _rise(keys, items, argss, pos, key, item, args)
+        return 0
+
+    cpdef pop_next(self):
+        """Remove the earliest event; its parts go to ``time_s``, ``seq``, ``callback``, ``args``."""
+        self._remove_root()
+        if self.args is None:                 # pushed as a whole tuple (heappush)
+            event = <tuple>self.callback
+            self.callback = event[2]
+            self.args = event[3]
+
+    cdef int push_tuple(self, tuple event) except -1:
+        return self._add(event[0], event[1], event, None)
+
+    cdef tuple pop_tuple(self):
+        self._remove_root()
+        cdef tuple event
+        if self.args is None:                 # pushed as a tuple: the same tuple
+            event = <tuple>self.callback
+        else:
+            event = (self.time_s, self.seq, self.callback, self.args)
+        self.callback, self.args = None, ()   # the caller holds the only reference the heap gave
+        return event
 
 
 # --- heapq's algorithm on a plain list (what eventheap.py does with heapq) ----------
@@ -170,7 +228,7 @@ cdef void _sift_to_leaf(list heap, Py_ssize_t pos):
 cpdef heappush(heap, tuple item):
     """Add ``item`` (an event tuple) to ``heap`` (an :class:`EventHeap` or a list)."""
     if type(heap) is EventHeap:
-        (<EventHeap>heap).push(item)
+        (<EventHeap>heap).push_tuple(item)
         return
     cdef list as_list = heap
     as_list.append(item)
@@ -180,7 +238,7 @@ cpdef heappush(heap, tuple item):
 cpdef heappop(heap):
     """Remove and return the earliest event of ``heap`` (IndexError if it is empty)."""
     if type(heap) is EventHeap:
-        return (<EventHeap>heap).pop()
+        return (<EventHeap>heap).pop_tuple()
     cdef list as_list = heap
     cdef tuple last = as_list.pop()
     cdef tuple first

@@ -1,6 +1,6 @@
 # Cython declarations for port.py (the compiled fast path; see netlab/sim/compiled.py).
 cimport cython
-from netlab.sim.eventheap cimport EventHeap, heappush
+from netlab.sim.eventheap cimport EventHeap
 from netlab.sim.engine cimport Simulator
 from netlab.sim.host cimport Host
 from netlab.sim.packet cimport Packet
@@ -32,7 +32,6 @@ cdef class Port:
     cdef public long long tx_packets
     cdef public double _bits_to_s
     cdef public EventHeap _heap
-    cdef public object _counter
     cdef public object _next_packet
     cdef public object _end
     cdef public long long _end_seq
@@ -46,7 +45,8 @@ cdef class Port:
     @cython.locals(packet=Packet)
     cpdef _start(self)
     @cython.locals(now=cython.double, size=cython.longlong, end=cython.double, tail=cython.double,
-                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong, host=Host)
+                   arrive=cython.double, queue=OutputQueue, defer=cython.bint, seq=cython.longlong, host=Host,
+                   heap=EventHeap)
     cpdef transmit(self, Packet packet)
     cpdef notify(self)
     cpdef wait_for_end(self)

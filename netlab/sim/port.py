@@ -23,8 +23,6 @@ so a port never finishes sending before ``packet.tail_s``.
 
 from __future__ import annotations
 
-from netlab.sim.eventheap import heappush
-
 
 class Port:
     """One direction of a link, owned by the node that transmits on it."""
@@ -32,7 +30,7 @@ class Port:
     __slots__ = ("sim", "node", "index", "name", "bandwidth_bps", "propagation_s",
                  "peer", "peer_index", "reverse", "queue", "lazy_host", "busy_until", "paused", "paused_mask", "n_paused",
                  "paused_since_s", "pause_events", "paused_time_s", "credits_bytes",
-                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s", "_heap", "_counter",
+                 "min_credits_bytes", "tx_bytes", "tx_packets", "_bits_to_s", "_heap",
                  "_next_packet", "_end", "_end_seq", "_end_pushed", "_deliver", "_peer_header_bytes")
 
     def __init__(self, sim, node, index: int, bandwidth_bps: float, propagation_s: float,
@@ -45,7 +43,6 @@ class Port:
         self.propagation_s = propagation_s
         self._bits_to_s = 8.0 / bandwidth_bps
         self._heap = sim._heap          # hot path: push events without Simulator.at's checks
-        self._counter = sim._counter
         self.peer = None            # node at the far end
         self.peer_index = -1        # our link's port index at the far end
         self.reverse = None         # the far end's Port on the same link (sends towards us)
@@ -136,10 +133,10 @@ class Port:
         else:                                   # cut-through: hand over once the header is in
             arrive = now + min(header, size) * self._bits_to_s + self.propagation_s
         # (Simulator.at without its checks: both times are >= now by construction)
-        counter = self._counter
-        heappush(self._heap, (arrive, next(counter), self._deliver, (packet, self.peer_index)))
+        heap = self._heap
+        heap.push(arrive, heap.new_seq(), self._deliver, (packet, self.peer_index))
         self.busy_until = end
-        self._end_seq = seq = next(counter)
+        self._end_seq = seq = heap.new_seq()
         queue = self.queue
         if queue is not None:
             defer = not queue.packets
@@ -149,7 +146,7 @@ class Port:
         if defer:
             self._end_pushed = False
         else:
-            heappush(self._heap, (end, seq, self._end, ()))
+            heap.push(end, seq, self._end, ())
             self._end_pushed = True
 
     def notify(self) -> None:
@@ -162,7 +159,7 @@ class Port:
         """Something was queued behind the current transmission: make sure its end is an event."""
         if not self._end_pushed:
             self._end_pushed = True
-            heappush(self._heap, (self.busy_until, self._end_seq, self._end, ()))
+            self._heap.push(self.busy_until, self._end_seq, self._end, ())
 
     # --- flow control, driven by the far end -------------------------------------
     def set_paused(self, priority: int, paused: bool) -> None:

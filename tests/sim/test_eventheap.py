@@ -87,3 +87,51 @@ def test_the_simulators_heap_holds_each_event_once():
     assert popped == sorted(events, key=lambda e: (e[0], e[1]))
     del popped
     assert [sys.getrefcount(e) for e in events] == before
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_push_and_pop_next_run_the_events_of_heapq_in_its_order(seed):
+    """The engine's calls: events pushed as four parts, numbered by new_seq, some pushed as
+    tuples among them; pop_next leaves each event's parts where heapq's pop would give them."""
+    rng = random.Random(seed)
+    ours, theirs = eventheap.EventHeap(), []
+    for step in range(8000):
+        if rng.random() < (0.7 if step < 4000 else 0.3) or not theirs:
+            seq = ours.new_seq()
+            event = _random_event(rng, seq)
+            event = (float(event[0]), seq, object(), (rng.random(),) * rng.randrange(3))
+            if rng.random() < 0.2:
+                eventheap.heappush(ours, event)
+            else:
+                ours.push(*event)
+            heapq.heappush(theirs, event)
+        else:
+            time_s, seq, callback, args = heapq.heappop(theirs)
+            ours.pop_next()
+            assert (ours.time_s, ours.seq) == (time_s, seq)
+            assert ours.callback is callback and ours.args is args
+        assert len(ours) == len(theirs)
+    while theirs:
+        assert eventheap.heappop(ours) == heapq.heappop(theirs)
+    assert not ours
+
+
+def test_pop_next_holds_only_the_last_event():
+    """The compiled heap hands its references over: pushed and popped through push and
+    pop_next, every callback and argument tuple is back to its reference count once a
+    later event has been popped (the heap keeps only the last event's parts)."""
+    import sys
+    callbacks = [object() for _ in range(2000)]
+    argss = [(k,) for k in range(2000)]
+    before = [sys.getrefcount(c) for c in callbacks] + [sys.getrefcount(a) for a in argss]
+    heap = eventheap.EventHeap()
+    for k in range(2000):
+        heap.push(float(k % 13), heap.new_seq(), callbacks[k], argss[k])
+    order = []
+    while heap:
+        heap.pop_next()
+        order.append((heap.time_s, heap.seq))
+    heap.push(99.0, heap.new_seq(), None, ())
+    heap.pop_next()                               # the last real event's parts are let go
+    assert order == sorted(order) and len(order) == 2000
+    assert [sys.getrefcount(c) for c in callbacks] + [sys.getrefcount(a) for a in argss] == before
