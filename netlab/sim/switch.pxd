@@ -10,11 +10,14 @@ from netlab.sim.queues cimport OutputQueue, QueuePolicy
 # The packet kinds, imported from packet.py: C strings here, so a comparison is a C call.
 cdef str DATA
 
+cdef class Switch
+
 cdef class LoadBalancer:
 
     cpdef choose(self, switch, packet, candidates)
 
 cdef class ECMP(LoadBalancer):
+    @cython.locals(sw=Switch, p=Packet)
     cpdef choose(self, switch, packet, candidates)
 
 cdef class Switch:
@@ -28,7 +31,7 @@ cdef class Switch:
     cdef public QueuePolicy queue_policy
     cdef public LoadBalancer load_balancer
     cdef public object n_priorities
-    cdef public object salt
+    cdef public unsigned int salt
     cdef public list ports
     cdef public list queues
     cdef public dict routes

@@ -106,7 +106,8 @@ class ECMP(LoadBalancer):
 
     def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
         # (flow_hash: CRC-32 of the four as little-endian 32-bit words, see netlab.sim.ecmphash)
-        return candidates[flow_hash(packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt) % len(candidates)]
+        sw, p = switch, packet          # (typed in the compiled build: their fields are read as C fields)
+        return candidates[flow_hash(p.src, p.dst, p.entropy & 0xFFFFFFFF, sw.salt) % len(candidates)]
 
 
 class Switch:
