@@ -47,7 +47,7 @@ SIM_BUILD = CFLAGS="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_c
 	$(BIN)/python netlab/sim/compiled.py -q
 
 # The simulator's compiled fast path (netlab/sim/compiled.py), rebuilt when its sources change;
-# without a C compiler the plain Python modules run (same results, two to three times as slow).
+# without a C compiler the plain Python modules run (same results, five to seven times as slow).
 $(SIM_FAST): $(wildcard netlab/sim/*.py netlab/sim/*.pxd netlab/sim/*.pyx) | $(STAMP)
 	$(SIM_BUILD)
 

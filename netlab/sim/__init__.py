@@ -6,7 +6,7 @@ needs a simulation. This one is small enough to read in an afternoon, plain
 Python on :mod:`heapq`, deterministic for a seed, and always bounded. ``make install``
 also compiles its hot modules with Cython from the same source (:mod:`netlab.sim.compiled`;
 :data:`COMPILED` says which build runs): the same results (the tests compare every
-packet arrival), two to three times as fast.
+packet arrival), five to seven times as fast.
 
 Quick start::
 

@@ -3,8 +3,9 @@
 The ``.py`` modules of :mod:`netlab.sim` are the model, and they run as they are. Beside
 the hottest of them lies a ``.pxd`` file (Cython's "augmenting" declarations) that says
 only which classes are extension types and which of their attributes are C fields
-(times as ``double``, sizes and counters as 64-bit integers; sequence numbers and
-bitmaps stay Python integers because they meet shifts). A C integer field truncates a
+(times as ``double``; sizes, counters and the UET transport's sequence numbers and
+transmission indices as 64-bit integers, a SACK's 64-bit bitmap as an unsigned one; a
+packet's sequence number and entropy stay Python integers). A C integer field truncates a
 float silently (1500.7 becomes 1500), so only values that are always integers may be
 typed so: the sizes are, as :class:`~netlab.sim.network.Network` checks them and a
 :class:`~netlab.sim.packet.Packet` refuses any other. ``make install`` runs
@@ -13,9 +14,10 @@ imports the compiled module before the ``.py`` beside it. Nothing in the model i
 written twice, so both should give the same events in the same order: the tests check the
 same packet arrivals in the same order, results and event counts
 (``tests/sim/test_compiled.py``) on small scenarios and small versions of the benchmark runs. Two
-small pieces are written twice: the event heap, whose ``.py`` is :mod:`heapq` and whose
-``eventheap.pyx`` is the same pushes and pops on a heap of four children a node, with a
-comparison of C numbers (``tests/sim/test_eventheap.py``); and ECMP's hash, whose ``.py`` is
+small pieces are written twice: the event heap, whose ``.py`` is :mod:`heapq` on a list and
+whose ``eventheap.pyx`` is the same pushes and pops on a heap of four children a node, with
+a comparison of C numbers and no tuple made per event (``tests/sim/test_eventheap.py``); and
+ECMP's hash, whose ``.py`` is
 :mod:`zlib`'s CRC-32 and whose ``ecmphash.pyx`` computes the same CRC in C
 (``tests/sim/test_ecmphash.py``).
 
@@ -27,7 +29,7 @@ Which one runs:
   ignored, with a warning, until it is rebuilt);
 * the plain Python modules otherwise, or whenever the environment variable
   ``NETLAB_SIM_PURE=1`` is set (what a reader stepping through the code with a debugger
-  wants; the results are identical, the time two to three times as long).
+  wants; the results are identical, the time five to seven times as long).
 
 :data:`netlab.sim.COMPILED` says which. Without a C compiler or Cython the build
 prints why and the plain modules are used.
