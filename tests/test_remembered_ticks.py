@@ -1,5 +1,6 @@
-"""netlab's figures skip tick updates that would repeat the last one (plots._RememberedTicks):
-the same bytes as matplotlib's own updates, in every way a figure is drawn and changed."""
+"""netlab's figures skip tick updates and tick-label measurements that would repeat the last
+ones (plots._RememberedTicks, plots._RememberedLabelBoxes): the same bytes as matplotlib's own
+updates, in every way a figure is drawn and changed."""
 
 import hashlib
 
@@ -33,6 +34,13 @@ def _changed_between_draws():
     b.set_yscale("log")                                  # the scale
     out.append(plots.figure_to_svg(fig))
     fig.set_figwidth(4.0)                                # the axes' box in pixels
+    out.append(plots.figure_to_svg(fig))
+    for label in a.yaxis.get_ticklabels(which="both"):   # labels changed directly, not through
+        label.set_rotation(40)                           # the tick parameters: their turn, size,
+    for label in b.xaxis.get_ticklabels():               # alignment and text
+        label.set_fontsize(15)
+        label.set_horizontalalignment("right")
+    b.xaxis.get_ticklabels()[0].set_text("first")
     out.append(plots.figure_to_svg(fig))
     out.append(fig._repr_png_().hex())                   # another dpi, through another backend
     return out
@@ -83,3 +91,24 @@ def test_an_unchanged_axis_is_not_updated_again():
     fig.axes[0].set_ylim(1, 1e4)              # a change: recomputed, and the ticks follow it
     assert max(t.get_loc() for t in fig.axes[0].yaxis._update_ticks()) <= 1e4
     assert len(runs) == 3
+
+
+def test_unchanged_labels_are_not_measured_again():
+    fig = links.draw_link_delay(4096, RATE, 10)
+    plots.figure_to_svg(fig)                  # the draw attaches the remembering measure to both axes
+    axis = fig.axes[0].xaxis
+    memo = axis.__dict__["_get_ticklabel_bboxes"]
+    assert isinstance(memo, plots._RememberedLabelBoxes)
+    runs = []
+    memo.measure = lambda ticks, renderer, measure=memo.measure: runs.append(1) or measure(ticks, renderer)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    ticks = axis._update_ticks()
+    boxes = [axis._get_ticklabel_bboxes(ticks, renderer) for _ in range(4)]
+    assert len(runs) == 1 and all(b == boxes[0] for b in boxes) and boxes[0][0]
+    ticks[3].label1.set_rotation(90)          # one label turned: measured again, and it is taller
+    turned = axis._get_ticklabel_bboxes(ticks, renderer)
+    assert len(runs) == 2 and turned[0][3].height > boxes[0][0][3].height
+    fig.set_dpi(200)                          # another dpi: measured again, the labels placed anew
+    moved = axis._get_ticklabel_bboxes(ticks, renderer)
+    assert len(runs) == 3 and moved[0][0].x0 > 1.5 * boxes[0][0][0].x0
