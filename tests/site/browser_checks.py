@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -67,6 +68,8 @@ class SiteReport:
     pages: dict[str, PageReport]
     search: list[str]
     seconds: float
+    layout: list[str] | None = None   # reader_layout's problems, when asked for (None: not checked)
+    phone: list[str] | None = None    # phone_fit's problems, when asked for
 
 
 # --- in-page scripts --------------------------------------------------------------------------
@@ -185,12 +188,36 @@ def _axe_source() -> str:
     return AXE_SCRIPT
 
 
+# axe's colour-contrast rule reads the computed colour of every element behind every piece of text
+# and parses that string into a Color (colorjs.io underneath: a parse, a gamut map, a conversion to
+# sRGB), hundreds of thousands of times on a long page, though a page has a few dozen distinct
+# colour strings. Each string is parsed once per page here, and a repeat sets the same four numbers
+# through the same setters that the parse ends with: the same Color, the same verdicts (the full
+# axe results, passes and incomplete included, of every page compared equal with and without it).
+# A string that does not parse still throws, every time. The parse was a fifth of axe's time.
+AXE_PARSE_ONCE = """() => {
+  const Color = window.axe && axe.commons && axe.commons.color && axe.commons.color.Color;
+  if (!Color || typeof Color.prototype.parseString !== "function" || Color.prototype.parseString.netlabOnce) { return; }
+  const parse = Color.prototype.parseString, parsed = new Map();
+  const once = function (text) {
+    const known = parsed.get(text);
+    if (known) { [this.r, this.g, this.b, this.alpha] = known; return this; }
+    parse.call(this, text);
+    parsed.set(text, [this.r, this.g, this.b, this.alpha]);
+    return this;
+  };
+  once.netlabOnce = true;
+  Color.prototype.parseString = once;
+}"""
+
+
 async def _axe(page, options: dict, context="html") -> list[dict]:
     # preload=false: axe would otherwise re-fetch stylesheets itself (and resolve their
     # @import against the page, a 404 that is axe's, not the site's)
     options = {"preload": False, **options}
     if not await page.evaluate("typeof window.axe === 'object'"):
         await page.evaluate(_axe_source())
+        await page.evaluate(AXE_PARSE_ONCE)
     result = await page.evaluate(f"axe.run({json.dumps(context)}, {json.dumps(options)})")
     return [v for v in result["violations"] if v.get("impact") in SERIOUS]
 
@@ -325,6 +352,13 @@ async def _settled(pending: set, timeout_s: float) -> bool:
     return False
 
 
+def elsewhere(base_url: str) -> re.Pattern:
+    """Every URL not under ``base_url``: what the routes block. Only those requests are routed, so
+    the site's own requests go straight to the server instead of each waiting on a Python handler
+    to let it through (as the glob of every URL, ``**/*``, made them)."""
+    return re.compile("^(?!" + re.escape(base_url) + ")")
+
+
 async def inspect_page(context, base_url: str, path: str) -> PageReport:
     report = PageReport(path)
     start = time.perf_counter()
@@ -342,7 +376,7 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
             report.add("load", f"request to another host (blocked; the page must not need it): {r.request.url}")
             await r.abort("blockedbyclient")
 
-    await page.route("**/*", route)
+    await page.route(elsewhere(base_url), route)
     # requests in flight (what Playwright's "networkidle" waits on, without its half second of quiet)
     pending = set()
     page.on("request", lambda r: pending.add(r))
@@ -459,7 +493,16 @@ async def launch(playwright, user_data_dir: str):
         viewport={"width": 1280, "height": 900}, color_scheme="light", service_workers="block")
 
 
-async def _inspect(root: Path, pages: list[str], search_term: str | None) -> SiteReport:
+async def _checked(name: str, check) -> list[str]:
+    """The problems ``check`` (a coroutine) finds; its crash is one more problem, not the end of the visit."""
+    try:
+        return await check
+    except Exception as exc:
+        return [f"{name} failed: {type(exc).__name__}: {exc}"]
+
+
+async def _inspect(root: Path, pages: list[str], search_term: str | None,
+                   layout_page: str | None = None, phone_pages: list[str] | None = None) -> SiteReport:
     from playwright.async_api import async_playwright
 
     start = time.perf_counter()
@@ -469,26 +512,40 @@ async def _inspect(root: Path, pages: list[str], search_term: str | None) -> Sit
             async with async_playwright() as pw:
                 context = await launch(pw, profile)
                 # each page routes its own requests (inspect_page); this catches anything else
-                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
-                                    else r.abort("blockedbyclient"))
+                await context.route(elsewhere(server.base_url), lambda r: r.abort("blockedbyclient"))
                 gate = asyncio.Semaphore(CONCURRENCY)
 
-                async def one(path):
+                async def gated(job):
                     async with gate:
-                        return await inspect_page(context, server.base_url, path)
+                        return await job
 
-                reports = await asyncio.gather(*(one(p) for p in pages))
-                search = await check_search(context, server.base_url, root, search_term) if search_term else []
+                # every page, then the search, the reading layout and the phone fit (each of these two
+                # in its own browser, as reader_layout and phone_fit run it), all through one gate of
+                # CONCURRENCY places: the last three fill the places the last pages leave, where they
+                # used to run one after the other once the visit was over (the search) or after it.
+                jobs = [gated(inspect_page(context, server.base_url, p)) for p in pages]
+                extras = {"search": check_search(context, server.base_url, root, search_term) if search_term else None,
+                          "layout": _reader_layout_in(pw, server.base_url, layout_page) if layout_page else None,
+                          "phone": _phone_fit_in(pw, server.base_url, phone_pages) if phone_pages else None}
+                extras = {k: v for k, v in extras.items() if v is not None}
+                results = await asyncio.gather(*jobs, *(gated(_checked(f"the {k} check", v)) for k, v in extras.items()))
+                reports, found = results[:len(pages)], dict(zip(extras, results[len(pages):]))
                 await context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-    return SiteReport({r.path: r for r in reports}, search, time.perf_counter() - start)
+    return SiteReport({r.path: r for r in reports}, found.get("search", []), time.perf_counter() - start,
+                      layout=found.get("layout"), phone=found.get("phone"))
 
 
-def inspect_site(root: Path, pages: list[str] | None = None, search_term: str | None = None) -> SiteReport:
-    """Visit ``pages`` (default: every content page under ``root``) and return what went wrong."""
+def inspect_site(root: Path, pages: list[str] | None = None, search_term: str | None = None,
+                 layout_page: str | None = None, phone_pages: list[str] | None = None) -> SiteReport:
+    """Visit ``pages`` (default: every content page under ``root``) and return what went wrong.
+
+    With ``layout_page`` and ``phone_pages``, the report also holds what :func:`reader_layout` and
+    :func:`phone_fit` find on them (``layout``, ``phone``), checked during the same visit."""
     root = Path(root)
-    return asyncio.run(_inspect(root, content_pages(root) if pages is None else pages, search_term))
+    return asyncio.run(_inspect(root, content_pages(root) if pages is None else pages, search_term,
+                                layout_page, phone_pages))
 
 
 # --- reading on a phone, a tablet and a desktop -------------------------------------------------
@@ -521,38 +578,42 @@ SEARCH_ICON = """() => {
 async def _reader_layout(root: Path, page_path: str) -> list[str]:
     from playwright.async_api import async_playwright
 
+    with SiteServer(root) as server:
+        async with async_playwright() as pw:
+            return await _reader_layout_in(pw, server.base_url, page_path)
+
+
+async def _reader_layout_in(pw, base_url: str, page_path: str) -> list[str]:
+    """reader_layout on the site served at ``base_url``, in a browser of its own."""
     problems = []
     profile = tempfile.mkdtemp(prefix="netlab-chromium-")
     try:
-        with SiteServer(root) as server:
-            async with async_playwright() as pw:
-                context = await launch(pw, profile)
-                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
-                                    else r.abort("blockedbyclient"))
-                page = await context.new_page()
-                for width, kind, name in ((390, "primary", "menu"), (800, "primary", "menu"),
-                                          (390, "secondary", "contents"), (800, "secondary", "contents")):
-                    await page.set_viewport_size({"width": width, "height": 844})
-                    await page.goto(server.base_url + page_path, wait_until="load")
-                    button = page.locator(f"button.{kind}-toggle:visible").first
-                    if await button.count() == 0:
-                        problems.append(f"at {width} px there is no visible {name} button")
-                        continue
-                    await button.click()
-                    try:
-                        await page.wait_for_function(NAV_OPEN, arg=kind, timeout=3000)
-                    except Exception:
-                        problems.append(f"at {width} px, tapping the {name} button does not open the {name}")
-                await page.set_viewport_size({"width": 1366, "height": 900})
-                await page.goto(server.base_url + page_path, wait_until="load")
-                fields = await page.evaluate(SEARCH_FIELDS)
-                if len(fields) != 1:
-                    problems.append(f"at 1366 px the page shows {len(fields)} search boxes: {fields}")
-                await page.keyboard.press("Control+k")
-                await page.wait_for_timeout(300)
-                if message := await page.evaluate(SEARCH_ICON):
-                    problems.append(message)
-                await context.close()
+        context = await launch(pw, profile)
+        await context.route(elsewhere(base_url), lambda r: r.abort("blockedbyclient"))
+        page = await context.new_page()
+        for width, kind, name in ((390, "primary", "menu"), (800, "primary", "menu"),
+                                  (390, "secondary", "contents"), (800, "secondary", "contents")):
+            await page.set_viewport_size({"width": width, "height": 844})
+            await page.goto(base_url + page_path, wait_until="load")
+            button = page.locator(f"button.{kind}-toggle:visible").first
+            if await button.count() == 0:
+                problems.append(f"at {width} px there is no visible {name} button")
+                continue
+            await button.click()
+            try:
+                await page.wait_for_function(NAV_OPEN, arg=kind, timeout=3000)
+            except Exception:
+                problems.append(f"at {width} px, tapping the {name} button does not open the {name}")
+        await page.set_viewport_size({"width": 1366, "height": 900})
+        await page.goto(base_url + page_path, wait_until="load")
+        fields = await page.evaluate(SEARCH_FIELDS)
+        if len(fields) != 1:
+            problems.append(f"at 1366 px the page shows {len(fields)} search boxes: {fields}")
+        await page.keyboard.press("Control+k")
+        await page.wait_for_timeout(300)
+        if message := await page.evaluate(SEARCH_ICON):
+            problems.append(message)
+        await context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     return problems
@@ -580,20 +641,24 @@ PHONE_FIT = """() => {
 async def _phone_fit(root: Path, pages: list[str]) -> list[str]:
     from playwright.async_api import async_playwright
 
+    with SiteServer(root) as server:
+        async with async_playwright() as pw:
+            return await _phone_fit_in(pw, server.base_url, pages)
+
+
+async def _phone_fit_in(pw, base_url: str, pages: list[str]) -> list[str]:
+    """phone_fit on the site served at ``base_url``, in a browser of its own."""
     problems = []
     profile = tempfile.mkdtemp(prefix="netlab-chromium-")
     try:
-        with SiteServer(root) as server:
-            async with async_playwright() as pw:
-                context = await launch(pw, profile)
-                await context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(server.base_url)
-                                    else r.abort("blockedbyclient"))
-                page = await context.new_page()
-                await page.set_viewport_size({"width": 390, "height": 844})
-                for path in pages:
-                    await page.goto(server.base_url + path, wait_until="load")
-                    problems += [f"{path} at 390 px: {p}" for p in await page.evaluate(PHONE_FIT)]
-                await context.close()
+        context = await launch(pw, profile)
+        await context.route(elsewhere(base_url), lambda r: r.abort("blockedbyclient"))
+        page = await context.new_page()
+        await page.set_viewport_size({"width": 390, "height": 844})
+        for path in pages:
+            await page.goto(base_url + path, wait_until="load")
+            problems += [f"{path} at 390 px: {p}" for p in await page.evaluate(PHONE_FIT)]
+        await context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     return problems

@@ -17,6 +17,12 @@ from tests.site import browser_checks, notes
 from tests.site.sitefiles import all_pages, content_pages, site_dir
 
 SEARCH_TERM = "bandwidth"
+PHONE_PAGES = ["book/appendix-registry.html"]   # the widest tables of the book
+
+
+def layout_page(root) -> str:
+    """The page whose navigation and search box are checked at phone, tablet and desktop width: a chapter."""
+    return next(p for p in content_pages(root) if p.startswith("book/ch0"))
 
 
 def pytest_configure(config):
@@ -60,7 +66,8 @@ def browser_required():
 
 @pytest.fixture(scope="session")
 def site_report(site_root, browser_required):
-    report = browser_checks.inspect_site(site_root, search_term=SEARCH_TERM)
+    report = browser_checks.inspect_site(site_root, search_term=SEARCH_TERM,
+                                         layout_page=layout_page(site_root), phone_pages=PHONE_PAGES)
     notes.add(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
               f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time)")
     moves = sorted(t for r in report.pages.values() for t in r.widget_update_s)

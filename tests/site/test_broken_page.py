@@ -54,7 +54,16 @@ def tiny_site(tmp_path_factory):
                    + '<details class="sd-dropdown" open><summary>Shown solution</summary><p>Too soon.</p></details>'
                    + '<div style="position:relative"><details class="sd-dropdown"><summary>Covered solution</summary>'
                    + '<p>Out of reach.</p></details><div style="position:absolute;inset:0;background:#fff"></div></div>')
-    cdn = ('<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
+    # text too faint to read in light mode, and text that only dark mode makes unreadable (the page
+    # follows the reader's dark preference, as the book's theme does)
+    broken_body += ('<p style="color:#c8c8c8">Faint in both modes.</p>'
+                    '<p class="dim">Readable in light mode, lost in dark mode.</p>')
+    theme = ('<script>const dark = matchMedia("(prefers-color-scheme: dark)"); const follow = () => '
+             '{ document.documentElement.dataset.theme = dark.matches ? "dark" : "light"; }; '
+             'follow(); dark.addEventListener("change", follow);</script>'
+             '<style>html[data-theme=dark] body { background: #101010; color: #eeeeee; }'
+             ' html[data-theme=dark] .dim { color: #3a3a3a; }</style>')
+    cdn = (theme + '<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
            '<link rel="stylesheet" href="_static/site.css">'
            '<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2/lib/index.js"</script>')
     (root / "_static" / "site.css").write_text('@import url("https://fonts.example.com/css2?family=X");\n'
@@ -98,6 +107,10 @@ def test_browser_checks_pass_the_good_page_and_catch_the_broken_one(tiny_site, b
     assert any("did not change the figure" in p for p in broken.problems["explorers"])
     figures = "\n".join(broken.problems["figures"])
     assert "does not load" in figures and "without alternative text" in figures
+    accessibility = "\n".join(broken.problems["accessibility"])
+    assert "axe image-alt (critical)" in accessibility and "axe color-contrast (serious)" in accessibility
+    dark = "\n".join(broken.problems["dark"])
+    assert "dark mode: axe color-contrast (serious)" in dark and ".dim" in dark, dark
     solutions = "\n".join(broken.problems["solutions"])
     assert "Shown solution: the solution is visible before it is clicked" in solutions
     assert "Covered solution: clicking the toggle did not reveal the solution" in solutions

@@ -68,17 +68,16 @@ def test_the_book_has_widgets_exercises_and_solutions(site_report):
     assert totals["math"] >= 1, totals
 
 
-def test_navigation_opens_on_phones_and_tablets(site_root, browser_required):
+def test_navigation_opens_on_phones_and_tablets(site_report):
     """Tapping the menu or contents button at 390 and 800 px opens the navigation; one search box at 1366 px,
-    and the search field's magnifier leaves the typed text readable."""
-    from tests.site import browser_checks
+    and the search field's magnifier leaves the typed text readable (``browser_checks.reader_layout``, on a
+    chapter, in a browser of its own during the visit)."""
+    assert site_report.layout is not None, "the reading layout was not checked"
+    assert not site_report.layout, "\n".join(site_report.layout)
 
-    page = next(p for p in content_pages(site_root) if p.startswith("book/ch0"))
-    assert not (p := browser_checks.reader_layout(site_root, page)), "\n".join(p)
 
-
-def test_the_registry_reads_on_a_phone(site_root, browser_required):
-    """The hardware registry at 390 px: no sideways scrolling and no table wider than the column."""
-    from tests.site import browser_checks
-
-    assert not (p := browser_checks.phone_fit(site_root, ["book/appendix-registry.html"])), "\n".join(p)
+def test_the_registry_reads_on_a_phone(site_report):
+    """The hardware registry at 390 px: no sideways scrolling and no table wider than the column
+    (``browser_checks.phone_fit``, in a browser of its own during the visit)."""
+    assert site_report.phone is not None, "the phone fit was not checked"
+    assert not site_report.phone, "\n".join(site_report.phone)
