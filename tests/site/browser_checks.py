@@ -211,6 +211,16 @@ AXE_PARSE_ONCE = """() => {
 }"""
 
 
+# Switching the theme starts CSS colour transitions (150 ms in the theme); a check that reads the
+# colours before they end reads colours between light and dark. This waits until every running
+# animation or transition that has an end has ended (at most 2 s: one that never ends is not waited on).
+TRANSITIONS_DONE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter(a => a.effect && Number.isFinite(a.effect.getComputedTiming().endTime))
+    .map(a => a.finished.catch(() => null))),
+  new Promise(done => setTimeout(done, 2000))])"""
+
+
 async def _axe(page, options: dict, context="html") -> list[dict]:
     # preload=false: axe would otherwise re-fetch stylesheets itself (and resolve their
     # @import against the page, a 404 that is axe's, not the site's)
@@ -440,7 +450,7 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
         except Exception:
             report.add("dark", "the page does not switch to its dark theme when the reader prefers dark")
         else:
-            await page.wait_for_timeout(100)  # let CSS transitions settle
+            await page.evaluate(TRANSITIONS_DONE)   # the dark colours as they end, not midway
             for line in await page.evaluate(DARK):
                 report.add("dark", line)
             # the reading area, without code blocks (their colours are the theme's accessible-pygments
