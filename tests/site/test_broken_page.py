@@ -58,11 +58,17 @@ def tiny_site(tmp_path_factory):
     # follows the reader's dark preference, as the book's theme does)
     broken_body += ('<p style="color:#c8c8c8">Faint in both modes.</p>'
                     '<p class="dim">Readable in light mode, lost in dark mode.</p>')
+    # first on the page (so that a report naming a few elements would name it): readable in both
+    # modes once its 1.5 s colour transition has ended (dark grey to near white); a dark check that
+    # read it midway would flag it wrongly
+    broken_body = '<p class="late">Readable in both modes when the theme has settled.</p>' + broken_body
     theme = ('<script>const dark = matchMedia("(prefers-color-scheme: dark)"); const follow = () => '
              '{ document.documentElement.dataset.theme = dark.matches ? "dark" : "light"; }; '
              'follow(); dark.addEventListener("change", follow);</script>'
              '<style>html[data-theme=dark] body { background: #101010; color: #eeeeee; }'
-             ' html[data-theme=dark] .dim { color: #3a3a3a; }</style>')
+             ' html[data-theme=dark] .dim { color: #3a3a3a; }'
+             ' .late { color: #222222; transition: color 1.5s linear; }'
+             ' html[data-theme=dark] .late { color: #eeeeee; }</style>')
     cdn = (theme + '<script src="https://cdn.example.com/lib.js"></script><link rel="stylesheet" href="https://fonts.example.com/f.css">'
            '<link rel="stylesheet" href="_static/site.css">'
            '<script>const THEBE_JS_URL = "https://unpkg.com/thebe@0.8.2/lib/index.js"</script>')
@@ -111,6 +117,7 @@ def test_browser_checks_pass_the_good_page_and_catch_the_broken_one(tiny_site, b
     assert "axe image-alt (critical)" in accessibility and "axe color-contrast (serious)" in accessibility
     dark = "\n".join(broken.problems["dark"])
     assert "dark mode: axe color-contrast (serious)" in dark and ".dim" in dark, dark
+    assert ".late" not in dark, dark          # checked once its colour transition had ended
     solutions = "\n".join(broken.problems["solutions"])
     assert "Shown solution: the solution is visible before it is clicked" in solutions
     assert "Covered solution: clicking the toggle did not reveal the solution" in solutions
