@@ -35,15 +35,19 @@ $(STAMP): requirements.txt pyproject.toml
 	grep -iE '^(cython|setuptools)==' requirements.txt > $(VENV)/build-requirements.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r $(VENV)/build-requirements.txt
 	$(SIM_BUILD) & sim=$$!; \
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements.txt; uv=$$?; \
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt; uv=$$?; \
 	wait $$sim; built=$$?; test $$uv -eq 0 -a $$built -eq 0
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
 	touch $@
 
-# The compile, with Python's own C flags and -g0 last: no debug information. gcc's debug-info passes
-# on Cython's large C files were a fifth of the compile's CPU (118 -> 93 CPU-s, load 4-5); the machine
-# code is the same (the .text, .data and .rodata sections of all 16 modules compared byte for byte).
-SIM_BUILD = CFLAGS="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS") or "")') -g0" \
+# The compile, with Python's own C flags and then -g0 -O1: no debug information, and gcc's first level
+# of optimisation instead of Python's -O3. gcc's debug-info passes on Cython's large C files were a
+# fifth of the compile's CPU (118 -> 93 CPU-s, load 4-5) for the same machine code. -O3 spent 56-57
+# CPU-s on the 16 modules, -O1 31-32 (-O0 19, but its simulator ran 2.6-2.8 times as slow); the -O1
+# simulator is within 1-4 % of the -O3 one (benchmarks/bench_sim.py's five runs, same session).
+# The install does not compile every installed package's bytecode (uv's --compile-bytecode: 16 CPU-s);
+# Python writes the .pyc of what a run imports, about 3 CPU-s.
+SIM_BUILD = CFLAGS="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS") or "")') -g0 -O1" \
 	$(BIN)/python netlab/sim/compiled.py -q
 
 # The simulator's compiled fast path (netlab/sim/compiled.py), rebuilt when its sources change;

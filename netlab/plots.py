@@ -26,6 +26,7 @@ import threading
 
 import matplotlib
 import matplotlib.figure
+import matplotlib.ticker
 
 
 def _share_mathtext_parses() -> None:
@@ -199,6 +200,36 @@ class _RememberedLabelBoxes:
 #: (False: matplotlib's own tick updates and measurements).
 REMEMBER_TICKS = True
 
+#: The widest span (in decades) at which a log axis of a netlab figure still shows minor ticks
+#: (the marks at 2, 3, ... 9 times a power of ten); wider, it shows only its labelled ticks.
+MINOR_TICK_DECADES = 4.0
+
+
+class _MinorTicksOnShortLogAxes(matplotlib.ticker.LogLocator):
+    """matplotlib's minor locator of a log axis, silent when the axis spans more than
+    :data:`MINOR_TICK_DECADES` decades.
+
+    Across seven decades (lab 2's fibre from 1 cm to 100 km) the eight marks per decade are about
+    70 unlabelled ticks per axis, 4-5 points apart in a phone's frame: they add nothing a reader
+    can use, and creating and measuring them was half the time of drawing such a figure. On a
+    short axis, where they help a reader read a value between the labels, they stay as they are.
+    """
+
+    def tick_values(self, vmin, vmax):
+        low, high = sorted((float(vmin), float(vmax)))
+        if low > 0 and self._log_b(high / low) > MINOR_TICK_DECADES:
+            return []
+        return super().tick_values(vmin, vmax)
+
+
+def _quiet_long_log_axes(axis) -> None:
+    """Give a log axis whose minor locator is still its scale's default :class:`_MinorTicksOnShortLogAxes`."""
+    old = axis.get_minor_locator()
+    if axis.get_scale() != "log" or not axis.isDefault_minloc or type(old) is not matplotlib.ticker.LogLocator:
+        return
+    axis.set_minor_locator(_MinorTicksOnShortLogAxes(base=old._base, subs=old._subs, numticks=old.numticks))
+    axis.isDefault_minloc = True        # still the default: setting the scale again replaces it
+
 
 class Figure(matplotlib.figure.Figure):
     """A matplotlib figure that shows itself as a PNG in Jupyter, with or without pyplot.
@@ -214,6 +245,9 @@ class Figure(matplotlib.figure.Figure):
     alt: str = ""
 
     def draw(self, renderer):
+        for ax in self.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                _quiet_long_log_axes(axis)
         if REMEMBER_TICKS:
             for ax in self.axes:
                 for axis in (ax.xaxis, ax.yaxis):

@@ -1,5 +1,6 @@
 """The palette passes WCAG's 3:1 for graphics on both site themes; SVG output follows the theme."""
 
+import math
 import re
 
 import pytest
@@ -85,3 +86,47 @@ def test_bad_decimals_are_refused():
     fig, _ = plots.figure()
     with pytest.raises(ValueError, match="decimals"):
         plots.figure_to_svg(fig, decimals=9)
+
+
+def _minor_marks(ax, axis_name):
+    """The minor tick positions a drawn axis shows (inside its view)."""
+    ax.figure.draw_without_rendering()
+    axis = getattr(ax, f"{axis_name}axis")
+    low, high = sorted(axis.get_view_interval())
+    return [loc for loc in axis.get_minorticklocs() if low <= loc <= high]
+
+
+def test_a_log_axis_wider_than_four_decades_shows_no_minor_ticks():
+    from matplotlib.figure import Figure
+
+    fig, ax = plots.figure()
+    ax.loglog([1e-2, 1e5], [1, 1e3])          # x: 7 decades, y: 3 (3.3 with the margins)
+    assert _minor_marks(ax, "x") == []
+    # y: matplotlib's own minor ticks, 2-9 times each power of ten
+    plain = Figure()
+    reference = plain.add_subplot()
+    reference.set_position(ax.get_position())
+    reference.loglog([1e-2, 1e5], [1, 1e3])
+    reference.set_ylim(ax.get_ylim())
+    expected = _minor_marks(reference, "y")
+    assert len(expected) >= 3 * 8 - 2
+    assert _minor_marks(ax, "y") == expected
+    assert plots.MINOR_TICK_DECADES == 4.0
+
+
+def test_minor_ticks_chosen_by_the_caller_are_kept_on_any_log_axis():
+    from matplotlib.ticker import LogLocator
+
+    fig, ax = plots.figure()
+    ax.semilogx([1e-2, 1e5], [0, 1])
+    ax.xaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
+    marks = _minor_marks(ax, "x")
+    mantissas = {round(m / 10 ** math.floor(math.log10(m)), 6) for m in marks}
+    assert mantissas == {2.0, 5.0} and len(marks) >= 14
+    # and an axis set back to linear, then to log again, is quieted again
+    fig, ax = plots.figure()
+    ax.semilogx([1e-2, 1e5], [0, 1])
+    fig.draw_without_rendering()
+    ax.set_xscale("linear")
+    ax.set_xscale("log")
+    assert _minor_marks(ax, "x") == []
