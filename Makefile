@@ -19,7 +19,11 @@ export NETLAB_SITE_DIR := $(abspath $(SITE))
 SRC := $(BUILD_DIR)-src
 BOOK_SOURCES := book labs _static _config.yml _toc.yml
 NBMAKE := --nbmake --nbmake-timeout=300 --overwrite $(SRC)/labs $(SRC)/book
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+# nbmake's pytest plugin imports nbformat, and with it jsonschema, whose URI checker builds 38 lark
+# grammars on import (2 s of CPU in each pytest process and each of its workers): only the notebook
+# run loads it (NB_PYTEST); the others leave it out.
+NB_PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+PYTEST := $(NB_PYTEST) -p no:nbmake
 # uv installs the pinned requirements in parallel (pip took about 35 s of a CI run, uv about 10 s).
 UV := uv==0.13.9
 
@@ -86,7 +90,7 @@ test: $(STAMP) stage
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks
 
 site-from-notebooks: $(STAMP)
-	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) -n 2
+	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2
 	$(MAKE) --no-print-directory build
 	$(MAKE) --no-print-directory test-browser pdf-then-static
 
@@ -98,7 +102,7 @@ test-unit: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(PYTEST) tests -m "not site and not browser" -n 2 --dist loadscope
 
 test-notebooks: $(STAMP) stage
-	NETLAB_STATIC_WIDGETS=1 $(PYTEST) $(NBMAKE) -n 2
+	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2
 
 # Every page in headless Chromium (/usr/bin/chromium) with the network blocked, and the static checks
 # of the built HTML and the PDF. Without Chromium the browser tests are skipped with a message,
