@@ -48,7 +48,8 @@ $(STAMP): requirements.txt pyproject.toml
 # of optimisation instead of Python's -O3. gcc's debug-info passes on Cython's large C files were a
 # fifth of the compile's CPU (118 -> 93 CPU-s, load 4-5) for the same machine code. -O3 spent 56-57
 # CPU-s on the 16 modules, -O1 31-32 (-O0 19, but its simulator ran 2.6-2.8 times as slow); the -O1
-# simulator is within 1-4 % of the -O3 one (benchmarks/bench_sim.py's five runs, same session).
+# simulator ran the five runs of benchmarks/bench_sim.py in 4 % less to 5 % more time than the -O3 one
+# (two rounds, same session).
 # The install does not compile every installed package's bytecode (uv's --compile-bytecode: 16 CPU-s);
 # Python writes the .pyc of what a run imports, about 3 CPU-s.
 SIM_BUILD = CFLAGS="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS") or "")') -g0 -O1" \
