@@ -374,7 +374,7 @@ async def _check_solutions(page, report: PageReport) -> None:
     if not clicked:
         return
     try:
-        await page.wait_for_function(ALL_SOLUTIONS_VISIBLE, arg=[i for _, i, _ in clicked], timeout=10_000)
+        await page.wait_for_function(ALL_SOLUTIONS_VISIBLE, arg=[i for _, i, _ in clicked], timeout=10_000, polling=100)
     except Exception:
         for name, index, el in clicked:
             if not await page.evaluate(SOLUTION_VISIBLE, [index]):
