@@ -109,15 +109,17 @@ test-notebooks: $(STAMP) stage
 # of the built HTML and the PDF. Without Chromium the browser tests are skipped with a message,
 # unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure. Two workers, each test file on one
 # (--dist loadfile), so a file's module and session fixtures (the visit of every page, a parsed PDF) are
-# made once. (--dist loadgroup does not group under pytest 9.2 with xdist 3.8: xdist marks a group by
+# made once. Only tests/site is collected (tests/test_site_tests_live_in_site.py checks that no site or
+# browser test lives elsewhere): collecting all of tests imported every unit test module in each worker.
+# (--dist loadgroup does not group under pytest 9.2 with xdist 3.8: xdist marks a group by
 # renaming the test's nodeid, which pytest 9.2 ignores, so each worker visited every page.)
 test-site: test-browser test-static
 
 test-browser: $(STAMP)
-	$(PYTEST) -p tests.site.notes tests -m "browser and not site" -n 2 --dist loadfile
+	$(PYTEST) -p tests.site.notes tests/site -m "browser and not site" -n 2 --dist loadfile
 
 test-static: $(STAMP)
-	$(PYTEST) -p tests.site.notes tests -m site -n 2 --dist loadfile
+	$(PYTEST) -p tests.site.notes tests/site -m site -n 2 --dist loadfile
 
 # One PDF of the whole book: the built pages, in the order of the table of contents, printed by
 # headless Chromium (book/_ext/pdf.py says how). Needs the built site (make book) and Chromium.
