@@ -229,8 +229,9 @@ class _MinorTicksOnShortLogAxes(matplotlib.ticker.LogLocator):
 def _quiet_long_log_axes(axis) -> None:
     """Give a log axis whose minor locator is still its scale's default :class:`_MinorTicksOnShortLogAxes`."""
     old = axis.get_minor_locator()
-    if axis.get_scale() != "log" or not axis.isDefault_minloc or type(old) is not matplotlib.ticker.LogLocator:
-        return
+    if (axis.get_scale() != "log" or not axis.isDefault_minloc or type(old) is not matplotlib.ticker.LogLocator
+            or not (isinstance(old._subs, str) and old._subs == "auto")):
+        return      # not a log axis, or its minor ticks were chosen (a locator, or the scale's subs=...)
     axis.set_minor_locator(_MinorTicksOnShortLogAxes(base=old._base, subs=old._subs, numticks=old.numticks))
     axis.isDefault_minloc = True        # still the default: setting the scale again replaces it
 

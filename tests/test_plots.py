@@ -123,6 +123,11 @@ def test_minor_ticks_chosen_by_the_caller_are_kept_on_any_log_axis():
     marks = _minor_marks(ax, "x")
     mantissas = {round(m / 10 ** math.floor(math.log10(m)), 6) for m in marks}
     assert mantissas == {2.0, 5.0} and len(marks) >= 14
+    # so are the minor ticks a caller asks the scale for
+    fig, ax = plots.figure()
+    ax.plot([1e-2, 1e5], [0, 1])
+    ax.set_xscale("log", subs=(3.0,))
+    assert {round(m / 10 ** math.floor(math.log10(m)), 6) for m in _minor_marks(ax, "x")} == {3.0}
     # and an axis set back to linear, then to log again, is quieted again
     fig, ax = plots.figure()
     ax.semilogx([1e-2, 1e5], [0, 1])
