@@ -51,7 +51,7 @@ $(STAMP): requirements.txt pyproject.toml
 # simulator ran the five runs of benchmarks/bench_sim.py in 4 % less to 5 % more time than the -O3 one
 # (two rounds, same session).
 # The install does not compile every installed package's bytecode (uv's --compile-bytecode: 16 CPU-s);
-# Python writes the .pyc of what a run imports, about 3 CPU-s.
+# Python writes the .pyc of what a run imports (the main packages, imported once: about 3 CPU-s).
 SIM_BUILD = CFLAGS="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS") or "")') -g0 -O1" \
 	$(BIN)/python netlab/sim/compiled.py -q
 

@@ -114,6 +114,22 @@ def test_a_log_axis_wider_than_four_decades_shows_no_minor_ticks():
     assert plots.MINOR_TICK_DECADES == 4.0
 
 
+@pytest.mark.parametrize("decades, quiet", [(3.8, False), (4.3, True)])
+def test_the_four_decade_boundary(decades, quiet):
+    from matplotlib.figure import Figure
+
+    fig, ax = plots.figure()
+    ax.semilogx([1, 10 ** decades], [0, 1])
+    ax.set_xlim(1, 10 ** decades)
+    plain = Figure().add_subplot()
+    plain.set_position(ax.get_position())
+    plain.semilogx([1, 10 ** decades], [0, 1])
+    plain.set_xlim(1, 10 ** decades)
+    expected = _minor_marks(plain, "x")
+    assert len(expected) >= 8 * 3                     # matplotlib itself draws them at both spans
+    assert _minor_marks(ax, "x") == ([] if quiet else expected)
+
+
 def test_minor_ticks_chosen_by_the_caller_are_kept_on_any_log_axis():
     from matplotlib.ticker import LogLocator
 

@@ -34,7 +34,10 @@ def _draw(rate, mode):
 MOVES = """async (root) => {
   const img = root.querySelector("img.netlab-explorer-frame");
   const slider = root.querySelector("input[type=range]"), select = root.querySelector("select");
-  const counts = Array.from(root.querySelectorAll(".netlab-explorer-input")).map(c => [c === slider || c === select, Number(c.value), Number(c.dataset.count)]);
+  // each control's number of settings read from its own markup (a select's options, a slider's range),
+  // not from the data-count the page script wraps on
+  const size = c => c.tagName === "SELECT" ? c.options.length : Number(c.max) - Number(c.min) + 1;
+  const counts = Array.from(root.querySelectorAll(".netlab-explorer-input")).map(c => [c === slider || c === select, Number(c.value), size(c)]);
   const times = [];
   for (let k = 0; k < 12; k++) {
     const control = k % 2 ? select : slider;

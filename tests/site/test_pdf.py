@@ -39,7 +39,7 @@ def book(site_root):
     import pypdfium2
     from pypdf import PdfReader
 
-    # pypdf for the file's structure (pages, their images, the contents in layout mode), PDFium for the
+    # pypdf for the file's structure (pages, their images), PDFium for the contents' page numbers and the
     # text of every page: the same words (and the same 2,061 mathematical letters, page numbers and
     # diagram labels on the 313-page book), read in 1 CPU-s instead of pypdf's 18
     reader = PdfReader(str(path))
