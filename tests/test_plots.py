@@ -151,3 +151,60 @@ def test_minor_ticks_chosen_by_the_caller_are_kept_on_any_log_axis():
     ax.set_xscale("linear")
     ax.set_xscale("log")
     assert _minor_marks(ax, "x") == []
+
+
+# --- saving lays a figure out once, without drawing it first ------------------------------------
+
+def _two_panels_with_legends():
+    from netlab import links, specs
+    return links.draw_path_breakdown(4096, specs.value("eth.400g.port_rate"), 4, 500e-9)
+
+
+def _log_axis_with_title():
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    for k in range(3):
+        ax.loglog([1, 10, 100, 1e4], [k + 1, 5 * k + 2, 30 * k + 4, 90], label=f"series {k}")
+    ax.set_title("A title long enough to move the layout when it wraps on a narrow figure")
+    ax.set_xlabel("message size (B)")
+    ax.legend()
+    return fig
+
+
+def _narrow_fitted():
+    with plots.narrow_figures():
+        fig = _two_panels_with_legends()
+    plots.fit_narrow(fig)
+    return fig
+
+
+@pytest.mark.parametrize("make", [_two_panels_with_legends, _log_axis_with_title, _narrow_fitted])
+def test_saving_without_the_silent_draw_gives_matplotlibs_own_output(make, monkeypatch):
+    """The reference is matplotlib's own savefig (the silent draw, then the real one), on a fresh figure."""
+    fast_svg, fast_png = plots.figure_to_svg(make()), make()._repr_png_()
+    monkeypatch.setattr(plots, "LAYOUT_ONLY_PREDRAW", False)
+    assert plots.figure_to_svg(make()) == fast_svg
+    assert make()._repr_png_() == fast_png
+
+
+def test_saving_draws_the_artists_once(monkeypatch):
+    from matplotlib.lines import Line2D
+
+    drawn = []
+    real = Line2D.draw
+    monkeypatch.setattr(Line2D, "draw", lambda self, renderer: drawn.append(self) or real(self, renderer))
+    fig = _log_axis_with_title()
+    plots.figure_to_svg(fig)
+    once = len(drawn)
+    monkeypatch.setattr(plots, "LAYOUT_ONLY_PREDRAW", False)
+    drawn.clear()
+    plots.figure_to_svg(_log_axis_with_title())
+    assert once > 0 and len(drawn) == 2 * once      # matplotlib's own savefig draws every line twice
+    assert "_layout_only_once" not in fig.__dict__
+
+
+def test_a_failed_save_leaves_the_next_draw_whole():
+    fig = _log_axis_with_title()
+    with pytest.raises(ValueError):
+        plots._savefig(fig, __import__("io").BytesIO(), format="no-such-format")
+    assert "_layout_only_once" not in fig.__dict__
+    assert "<path" in plots.figure_to_svg(fig)
