@@ -177,11 +177,21 @@ def _narrow_fitted():
     return fig
 
 
-@pytest.mark.parametrize("make", [_two_panels_with_legends, _log_axis_with_title, _narrow_fitted])
-def test_saving_without_the_silent_draw_gives_matplotlibs_own_output(make, monkeypatch):
-    """The reference is matplotlib's own savefig (the silent draw, then the real one), on a fresh figure."""
+def _narrow_wrapped():
+    with plots.narrow_figures():
+        fig = _log_axis_with_title()
+    fig.axes[0].set_xlabel("message size in bytes, from one cache line to a whole shard, per rank")
+    plots.fit_narrow(fig)
+    assert "\n" in fig.axes[0].get_title() and "\n" in fig.axes[0].get_xlabel()    # wrapped: the case tested
+    return fig
+
+
+@pytest.mark.parametrize("make", [_two_panels_with_legends, _log_axis_with_title, _narrow_fitted, _narrow_wrapped])
+def test_laying_out_without_drawing_gives_matplotlibs_own_output(make, monkeypatch):
+    """The reference is matplotlib's own savefig (the silent draw, then the real one) and, for the
+    narrow figures, fit_narrow measuring after full draws (``draw_without_rendering``), on fresh figures."""
     fast_svg, fast_png = plots.figure_to_svg(make()), make()._repr_png_()
-    monkeypatch.setattr(plots, "LAYOUT_ONLY_PREDRAW", False)
+    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
     assert plots.figure_to_svg(make()) == fast_svg
     assert make()._repr_png_() == fast_png
 
@@ -195,11 +205,28 @@ def test_saving_draws_the_artists_once(monkeypatch):
     fig = _log_axis_with_title()
     plots.figure_to_svg(fig)
     once = len(drawn)
-    monkeypatch.setattr(plots, "LAYOUT_ONLY_PREDRAW", False)
+    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
     drawn.clear()
     plots.figure_to_svg(_log_axis_with_title())
     assert once > 0 and len(drawn) == 2 * once      # matplotlib's own savefig draws every line twice
     assert "_layout_only_once" not in fig.__dict__
+
+
+def test_fit_narrow_draws_no_artist(monkeypatch):
+    from matplotlib.lines import Line2D
+
+    drawn = []
+    real = Line2D.draw
+    monkeypatch.setattr(Line2D, "draw", lambda self, renderer: drawn.append(self) or real(self, renderer))
+    with plots.narrow_figures():
+        fig = _log_axis_with_title()
+    plots.fit_narrow(fig)
+    assert drawn == []
+    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
+    with plots.narrow_figures():
+        fig = _log_axis_with_title()
+    plots.fit_narrow(fig)
+    assert len(drawn) > 0          # the reference: each measuring pass was a draw
 
 
 def test_a_failed_save_leaves_the_next_draw_whole():
