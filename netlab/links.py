@@ -292,6 +292,9 @@ def draw_path_breakdown(n_bytes: float, bandwidth_bps: float, hops: int, latency
              "per-hop delay": [r.latency_s / r.time_s * 100]}
     plots.bar_breakdown(left, ["message"], parts)
     left.set_xlim(0, 100)
+    # one bar as wide as the axes: room above it for the key, which would otherwise sit on the bar
+    left.set_ylim(-0.5, 1.5)
+    left.legend(loc="upper center")
     left.set_xlabel("share of the message time (%)")
     left.set_title(f"{format_time(r.time_s)} in all")
     sizes = [2.0 ** k for k in range(6, 31)]

@@ -140,3 +140,18 @@ def test_one_symbol_one_meaning_for_hops_and_headers():
     symbols = [r.split("|")[1].strip() for r in rows]
     assert len(symbols) == len(set(symbols)) and "$h$" in symbols and "$H$" in symbols
     assert len(rows) >= 20 and all(len(r.split("|")) == 6 for r in rows)
+
+
+@pytest.mark.parametrize("n_bytes, hops", [(64, 1), (4096, 4), (1 << 20, 4)])
+def test_the_path_breakdown_key_does_not_cover_its_bar(n_bytes, hops):
+    """Lab 2's figure: its one bar spans the axes, and a key placed 'best' sat on it (text on the colours)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = links.draw_path_breakdown(n_bytes, 400e9, hops, 250e-9)
+    FigureCanvasAgg(fig)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    left = fig.axes[0]
+    key = left.get_legend().get_window_extent(renderer)
+    bars = [p.get_window_extent(renderer) for p in left.patches if p.get_width() > 0]
+    assert len(bars) >= 2 and not any(key.overlaps(bar) for bar in bars)     # 1 hop: no pipeline fill
