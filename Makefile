@@ -88,7 +88,7 @@ build: $(STAMP)
 # line has only one process (a long notebook, the build). One after the other, the cores were idle
 # 13 % of the time, side by side 8 % (make test 349 s, then 324 s, same clone, load about 1 at the start).
 test: $(STAMP) stage
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks UNIT_NICE="nice -n 10"
 
 site-from-notebooks: $(STAMP)
 	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2
@@ -100,7 +100,7 @@ pdf-then-static:
 	$(MAKE) --no-print-directory test-static
 
 test-unit: $(STAMP)
-	NETLAB_STATIC_WIDGETS=1 $(PYTEST) tests -m "not site and not browser" -n 2 --dist loadscope
+	NETLAB_STATIC_WIDGETS=1 $(UNIT_NICE) $(PYTEST) tests -m "not site and not browser" -n 2 --dist loadscope
 
 test-notebooks: $(STAMP) stage
 	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2
