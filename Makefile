@@ -87,6 +87,9 @@ build: $(STAMP)
 # (the PDF's among them) run after it. Side by side, the unit tests fill the cores while the site's
 # line has only one process (a long notebook, the build). One after the other, the cores were idle
 # 13 % of the time, side by side 8 % (make test 349 s, then 324 s, same clone, load about 1 at the start).
+# The site's line is the run's critical path, so the unit tests run at nice 10 and take what it leaves:
+# its build went from 29 to 20 s, the whole clean-clone CI from 243 to 238 s (one run each, 5 December:
+# within the machine's noise; the cores were busy 95 % of either run, so it can gain little).
 test: $(STAMP) stage
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks UNIT_NICE="nice -n 10"
 
