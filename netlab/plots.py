@@ -347,8 +347,10 @@ def _savefig(fig, buffer, **options) -> None:
     savefig draws a figure that has a layout engine twice: once, with no output, to run the layout,
     then for real, with the layout off. The first draw of a :class:`Figure` runs only the layout
     (:meth:`Figure.draw`), unless :data:`LAYOUT_WITHOUT_DRAWING` is False."""
-    if (LAYOUT_WITHOUT_DRAWING and isinstance(fig, Figure) and fig.get_layout_engine() is not None
-            and options.get("bbox_inches", matplotlib.rcParams["savefig.bbox"]) != "tight"):
+    bbox = options.get("bbox_inches")
+    if bbox is None:                         # as savefig reads it: None means the rcParam
+        bbox = matplotlib.rcParams["savefig.bbox"]
+    if LAYOUT_WITHOUT_DRAWING and isinstance(fig, Figure) and fig.get_layout_engine() is not None and bbox != "tight":
         fig._layout_only_once = True
     try:
         fig.savefig(buffer, **options)

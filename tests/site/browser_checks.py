@@ -218,6 +218,8 @@ AXE_SLOT = """window.netlabAxeSlot = class {
 # functions are memoized in Maps (one per argument position, keyed by identity as indexOf is, NaN
 # included): the same calls answered from the same cache, with the same clear(), and a call that throws
 # is not kept, as with memoizee. Like memoizee, a function is keyed by its first fn.length arguments.
+# (memoizee's error for a function that calls itself again with the same arguments is not copied: no
+# run on any page of the book or the tiny test site raised it.)
 # With both patches, the full axe results of all 32 pages (as above, 96,731 result nodes) compared
 # equal with axe as shipped; the 32 pages took 64 s instead of 117 (70 s with the colour slots alone).
 AXE_MEMOIZE = "axe._memoizedFns=[],function(e){return e=(0,so.default)(e),axe._memoizedFns.push(e),e}"
