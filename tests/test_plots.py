@@ -1,5 +1,6 @@
 """The palette passes WCAG's 3:1 for graphics on both site themes; SVG output follows the theme."""
 
+import io
 import math
 import re
 
@@ -232,6 +233,6 @@ def test_fit_narrow_draws_no_artist(monkeypatch):
 def test_a_failed_save_leaves_the_next_draw_whole():
     fig = _log_axis_with_title()
     with pytest.raises(ValueError):
-        plots._savefig(fig, __import__("io").BytesIO(), format="no-such-format")
+        plots._savefig(fig, io.BytesIO(), format="no-such-format")
     assert "_layout_only_once" not in fig.__dict__
     assert "<path" in plots.figure_to_svg(fig)
