@@ -197,12 +197,19 @@ def test_laying_out_without_drawing_gives_matplotlibs_own_output(make, monkeypat
     assert make()._repr_png_() == fast_png
 
 
-def test_saving_draws_the_artists_once(monkeypatch):
+@pytest.fixture
+def drawn_lines(monkeypatch):
+    """Every Line2D drawn while the test runs (matplotlib's own draw, counted)."""
     from matplotlib.lines import Line2D
 
     drawn = []
     real = Line2D.draw
     monkeypatch.setattr(Line2D, "draw", lambda self, renderer: drawn.append(self) or real(self, renderer))
+    return drawn
+
+
+def test_saving_draws_the_artists_once(drawn_lines, monkeypatch):
+    drawn = drawn_lines
     fig = _log_axis_with_title()
     plots.figure_to_svg(fig)
     once = len(drawn)
@@ -213,12 +220,8 @@ def test_saving_draws_the_artists_once(monkeypatch):
     assert "_layout_only_once" not in fig.__dict__
 
 
-def test_fit_narrow_draws_no_artist(monkeypatch):
-    from matplotlib.lines import Line2D
-
-    drawn = []
-    real = Line2D.draw
-    monkeypatch.setattr(Line2D, "draw", lambda self, renderer: drawn.append(self) or real(self, renderer))
+def test_fit_narrow_draws_no_artist(drawn_lines, monkeypatch):
+    drawn = drawn_lines
     with plots.narrow_figures():
         fig = _log_axis_with_title()
     plots.fit_narrow(fig)
