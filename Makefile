@@ -80,16 +80,17 @@ build: $(STAMP)
 	test -d $(SRC)/labs || { echo "no executed notebooks in $(SRC): run make book"; exit 1; }
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
-# Two lines of work side by side (make -j3, a job server shared by both): the unit tests (two
-# workers; --dist loadscope gives each test module to one worker, so a module's fixtures, e.g. the
-# explorer frames of tests/test_explorer_text.py, are made once), and the site: the notebooks (two
-# workers), then the build, then the browser checks while the PDF is printed and the static checks
-# (the PDF's among them) run after it. Side by side, the unit tests fill the cores while the site's
-# line has only one process (a long notebook, the build). One after the other, the cores were idle
-# 13 % of the time, side by side 8 % (make test 349 s, then 324 s, same clone, load about 1 at the start).
-# The site's line is the run's critical path, so the unit tests run at nice 10 and take what it leaves:
-# its build went from 29 to 20 s, the whole clean-clone CI from 243 to 238 s (one run each, 5 December:
-# within the machine's noise; the cores were busy 95 % of either run, so it can gain little).
+# Two lines of work side by side (make -j3, a job server shared by both): the unit tests, and the
+# site: the notebooks (two workers), then the build, then the browser checks while the PDF is printed
+# and the static checks (the PDF's among them) run after it. Side by side, the unit tests fill the cores
+# while the site's line has only one process (a long notebook, the build). One after the other, the
+# cores were idle 13 % of the time, side by side 8 % (make test 349 s, then 324 s, same clone, load
+# about 1 at the start). The site's line is the run's critical path, so the unit tests run at nice 10
+# and take what it leaves: its build went from 29 to 20 s, the whole clean-clone CI from 243 to 238 s
+# (one run each, 5 December: within the machine's noise; the cores were busy 95 % of either run).
+# The run is bound by CPU, so the unit tests run in one process: on two workers (xdist) each worker
+# collected and imported every test module, 105-107 CPU-s against 95 in one process (5 December, same
+# session; one process takes about 95 s, well inside the site's line).
 test: $(STAMP) stage
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks UNIT_NICE="nice -n 10"
 
@@ -103,7 +104,7 @@ pdf-then-static:
 	$(MAKE) --no-print-directory test-static
 
 test-unit: $(STAMP)
-	NETLAB_STATIC_WIDGETS=1 $(UNIT_NICE) $(PYTEST) tests -m "not site and not browser" -n 2 --dist loadscope
+	NETLAB_STATIC_WIDGETS=1 $(UNIT_NICE) $(PYTEST) tests -m "not site and not browser"
 
 test-notebooks: $(STAMP) stage
 	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2

@@ -38,6 +38,7 @@ ipywidgets is imported only in this module.
 
 from __future__ import annotations
 
+import atexit
 import base64
 from dataclasses import dataclass
 import html
@@ -72,6 +73,23 @@ DISPLAY_NAMES = {
 }
 # matplotlib's text machinery (font caches) is not thread-safe: every render holds this lock.
 _RENDER_LOCK = threading.RLock()
+#: How long the interpreter's exit waits for a prefetch thread to finish the frame it is drawing.
+PREFETCH_EXIT_WAIT_S = 30.0
+_PREFETCH_STOP = threading.Event()
+_PREFETCHERS: set[threading.Thread] = set()
+
+
+@atexit.register
+def _stop_prefetching() -> None:
+    """At the interpreter's exit, let each live form's prefetch thread finish its frame, then stop.
+
+    The threads are daemons (a reader's script or kernel does not wait for every setting to be
+    drawn), but Python stops a daemon thread wherever it stands once finalizing begins: inside
+    matplotlib's C++ font code that aborted or crashed the process (``terminate called without an
+    active exception``, or a segmentation fault) on its way out."""
+    _PREFETCH_STOP.set()
+    for thread in list(_PREFETCHERS):
+        thread.join(PREFETCH_EXIT_WAIT_S)
 
 
 @dataclass(frozen=True)
@@ -406,7 +424,13 @@ class Explorer:
                 show(key, self.live_frame(key))
 
         def worker():
-            while True:
+            try:
+                prefetch_all()
+            finally:
+                _PREFETCHERS.discard(thread)
+
+        def prefetch_all():
+            while not _PREFETCH_STOP.is_set():
                 todo = self.prefetch_order(wanted["key"])
                 if not todo:
                     progress()
@@ -424,8 +448,9 @@ class Explorer:
         for widget in inputs.values():
             widget.observe(update, names="value")
         show(self.default_key(), self.live_frame(self.default_key()))
-        if prefetch and self.n_frames > 1:
+        if prefetch and self.n_frames > 1 and not _PREFETCH_STOP.is_set():
             progress()
+            _PREFETCHERS.add(thread)
             thread.start()
         children = ([ipw.HTML(f"<strong>{html.escape(self.title)}</strong>")] if self.title else [])
         box = ipw.VBox(children + list(inputs.values()) + [image, readout, status])
