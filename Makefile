@@ -111,10 +111,13 @@ test-notebooks: $(STAMP) stage
 
 # Every page in headless Chromium (/usr/bin/chromium) with the network blocked, and the static checks
 # of the built HTML and the PDF. Without Chromium the browser tests are skipped with a message,
-# unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure. Two workers, each test file on one
-# (--dist loadfile), so a file's module and session fixtures (the visit of every page, a parsed PDF) are
-# made once. Only tests/site is collected (tests/test_site_tests_live_in_site.py checks that no site or
-# browser test lives elsewhere): collecting all of tests imported every unit test module in each worker.
+# unless NETLAB_REQUIRE_BROWSER=1 (CI), which makes that a failure. The browser tests run on two
+# workers, each test file on one (--dist loadfile), so a file's module and session fixtures (the visit
+# of every page) are made once while the other files run beside it. The static checks run in one process:
+# they ran beside the browser tests and the PDF, and two workers spent 17 CPU-s where one spends 12
+# (5 December, in 10.5 s and 11.7 s). Only tests/site is collected (tests/test_site_tests_live_in_site.py
+# checks that no site or browser test lives elsewhere): collecting all of tests imported every unit
+# test module in each worker.
 # (--dist loadgroup does not group under pytest 9.2 with xdist 3.8: xdist marks a group by
 # renaming the test's nodeid, which pytest 9.2 ignores, so each worker visited every page.)
 test-site: test-browser test-static
@@ -123,7 +126,7 @@ test-browser: $(STAMP)
 	$(PYTEST) -p tests.site.notes tests/site -m "browser and not site" -n 2 --dist loadfile
 
 test-static: $(STAMP)
-	$(PYTEST) -p tests.site.notes tests/site -m site -n 2 --dist loadfile
+	$(PYTEST) -p tests.site.notes tests/site -m site
 
 # One PDF of the whole book: the built pages, in the order of the table of contents, printed by
 # headless Chromium (book/_ext/pdf.py says how). Needs the built site (make book) and Chromium.
