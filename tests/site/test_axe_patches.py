@@ -30,33 +30,49 @@ def test_the_pinned_axe_is_patched():
     assert "(0,so.default)(e),axe._memoizedFns" not in source
 
 
-async def _results(root, page_path, source):
-    from playwright.async_api import async_playwright
-
-    with SiteServer(root) as server:
-        async with async_playwright() as pw:
-            context = await browser_checks.launch(pw, tempfile.mkdtemp(prefix="netlab-chromium-"))
-            await context.route(browser_checks.elsewhere(server.base_url), lambda r: r.abort("blockedbyclient"))
-            page = await context.new_page()
-            await page.goto(server.base_url + page_path, wait_until="load")
-            await page.evaluate(source)
-            light = await page.evaluate(f"axe.run('html', {{preload: false}}).then({RESULTS})")
-            await page.emulate_media(color_scheme="dark")
-            if await page.evaluate("'theme' in document.documentElement.dataset"):    # the broken page's theme
-                await page.wait_for_function("document.documentElement.dataset.theme === 'dark'", timeout=3000)
-            await page.evaluate(browser_checks.FINISH_TRANSITIONS)
-            dark = await page.evaluate("axe.run('html', {preload: false, runOnly: ['color-contrast']})"
-                                       f".then({RESULTS})")
-            await context.close()
+async def _results(context, base_url, page_path, source):
+    page = await context.new_page()
+    await page.goto(base_url + page_path, wait_until="load")
+    await page.evaluate(source)
+    light = await page.evaluate(f"axe.run('html', {{preload: false}}).then({RESULTS})")
+    await page.emulate_media(color_scheme="dark")
+    if await page.evaluate("'theme' in document.documentElement.dataset"):    # the broken page's theme
+        await page.wait_for_function("document.documentElement.dataset.theme === 'dark'", timeout=3000)
+    await page.evaluate(browser_checks.FINISH_TRANSITIONS)
+    dark = await page.evaluate("axe.run('html', {preload: false, runOnly: ['color-contrast']})"
+                               f".then({RESULTS})")
+    await page.close()
     return json.loads(light), json.loads(dark)
 
 
-@pytest.mark.parametrize("page_path", ["good.html", "broken.html"])
-def test_patched_axe_finds_what_axe_as_shipped_finds(tiny_site, browser_required, page_path):  # noqa: F811
+PAGES = ["good.html", "broken.html"]
+
+
+@pytest.fixture(scope="module")
+def axe_results(tiny_site, browser_required):  # noqa: F811
+    """(page, "shipped" or "patched") -> the light and dark results, each on a fresh page of one browser."""
     from axe_playwright_python.base import AXE_SCRIPT
 
-    shipped = asyncio.run(_results(tiny_site, page_path, AXE_SCRIPT))
-    patched = asyncio.run(_results(tiny_site, page_path, browser_checks._axe_source()))
+    async def run():
+        from playwright.async_api import async_playwright
+
+        out = {}
+        with SiteServer(tiny_site) as server:
+            async with async_playwright() as pw:
+                context = await browser_checks.launch(pw, tempfile.mkdtemp(prefix="netlab-chromium-"))
+                await context.route(browser_checks.elsewhere(server.base_url), lambda r: r.abort("blockedbyclient"))
+                for page_path in PAGES:
+                    for which, source in (("shipped", AXE_SCRIPT), ("patched", browser_checks._axe_source())):
+                        out[page_path, which] = await _results(context, server.base_url, page_path, source)
+                await context.close()
+        return out
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_patched_axe_finds_what_axe_as_shipped_finds(axe_results, page_path):
+    shipped, patched = axe_results[page_path, "shipped"], axe_results[page_path, "patched"]
     assert patched == shipped
     # what was compared includes the colour-contrast rule at work: it passes text on the good page
     # and finds the broken page's faint text (and its missing alt text)
