@@ -181,7 +181,8 @@ def test_exiting_while_the_live_form_prefetches_is_clean(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "terminate called" not in done.stderr and "Fatal Python error" not in done.stderr, done.stderr[-2000:]
     drawn = log.read_text().count("frame")
-    assert 1 <= drawn < 64, drawn      # the default setting (and, unless the machine is busy, some more), then it stopped
+    # the default setting (and, unless the machine is busy, some more), then it stopped
+    assert 1 <= drawn < 64, drawn
 
 
 def test_the_exit_handler_stops_prefetching_after_the_frame_in_hand(monkeypatch):
