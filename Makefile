@@ -89,8 +89,8 @@ build: $(STAMP)
 # and take what it leaves: its build went from 29 to 20 s, the whole clean-clone CI from 243 to 238 s
 # (one run each, 5 December: within the machine's noise; the cores were busy 95 % of either run).
 # The run is bound by CPU, so the unit tests run in one process: on two workers (xdist) each worker
-# collected and imported every test module, 105-107 CPU-s against 95 in one process (5 December, same
-# session; one process takes about 95 s, well inside the site's line).
+# collected and imported every test module, 107 CPU-s against 95-97 in one process (5 December, same
+# session; one process takes 95-97 s, well inside the site's line).
 test: $(STAMP) stage
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks UNIT_NICE="nice -n 10"
 
