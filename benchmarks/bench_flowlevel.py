@@ -25,8 +25,8 @@ import tracemalloc
 import numpy as np
 
 from netlab import specs
-from netlab.sim import flowlevel as fl
-from netlab.sim.loadbalance import run_pattern
+from netlab.fabric import flowlevel as fl
+from netlab.fabric.experiments import run_pattern
 
 PAYLOAD = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
 

@@ -17,9 +17,9 @@ compare across machines and days.
 2. The two-tier fabric of issue 15 -- 16 leaves x 8 hosts, 8 spines, every link
    100 Gb/s and 1 µs -- beside htsim (timed in this run with ``--htsim``, else the issue's figures):
    a 128-host permutation x 2 MB under ECMP, spraying and adaptive routing
-   (:func:`netlab.sim.loadbalance.run_pattern`: PFC, the UET-like RUD transport), and a
+   (:func:`netlab.fabric.experiments.run_pattern`: PFC, the UET-like RUD transport), and a
    127 -> 1 incast x 2 MB in the RoCE+PFC and the UET trimming + credits configurations
-   (:func:`netlab.sim.uet_scenarios.incast` with ``fabric=(16, 8, 8)``). Wall and CPU
+   (:func:`netlab.uet.experiments.incast` with ``fabric=(16, 8, 8)``). Wall and CPU
    time, events, flow completion median and maximum, and the multiple of the bare loop.
 2c. The same five netlab runs in the compiled build (this process, if ``make install`` built it)
    and in the plain Python modules (a child process with ``NETLAB_SIM_PURE=1``): CPU time,
@@ -31,7 +31,7 @@ compare across machines and days.
    process's peak resident set.
 5. The chapter 4 figure: 128 senders x 2 MB into one switch with 1 MB of PFC buffer and
    a 50 ms timeout (the 1 ms default would time out spuriously; see
-   :func:`netlab.sim.uet_scenarios.incast`).
+   :func:`netlab.uet.experiments.incast`).
 
 ``--reference`` also runs section 2 in the simulator's event-by-event reference mode
 (``event_by_event=True``) and says whether every completion time is identical.
@@ -197,7 +197,7 @@ import tracemalloc
 
 from netlab.sim import PFC, Lossy, single_switch
 from netlab.sim.loadbalance import _flows, run_pattern
-from netlab.sim.uet_scenarios import incast
+from netlab.uet.experiments import incast
 
 RATE = 100e9
 MTU, HDR, ACK = 4096, 64, 64

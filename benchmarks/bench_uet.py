@@ -10,7 +10,7 @@ No assertion on timing: the figures are for reading. Run with
 import sys
 import time
 
-from netlab.sim.uet_scenarios import INCAST_CONFIGS, incast
+from netlab.uet.experiments import INCAST_CONFIGS, incast
 
 
 def main() -> None:

@@ -9,14 +9,14 @@ parallelism). :func:`evaluate` turns a design and a workload into a step time,
 its scaling efficiency, the training time, capital cost, facility power and
 tokens per joule, by calling the chapters' own functions, never copies of them:
 
-* memory and compute per step: :mod:`netlab.memory`, :mod:`netlab.parallelism` (chapter 1);
-* tensor-parallel all-reduces inside a domain: :func:`netlab.inference.tp_all_reduce_time` (chapter 7);
+* memory and compute per step: :mod:`netlab.training.memory`, :mod:`netlab.training.parallelism` (chapter 1);
+* tensor-parallel all-reduces inside a domain: :func:`netlab.nvlink.inference.tp_all_reduce_time` (chapter 7);
 * the data-parallel gradient all-reduce across domains:
-  :func:`netlab.scaleup.hierarchical_all_reduce` (chapters 6-7), with the scale-out
-  rate reduced by the load-balancing scheme (:mod:`netlab.ecmp`, chapter 5) and by
+  :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), with the scale-out
+  rate reduced by the load-balancing scheme (:mod:`netlab.fabric.ecmp`, chapter 5) and by
   oversubscription;
-* the fabric's switches and transceivers: :func:`netlab.fabric.for_switch` (chapter 5);
-* facility power: :func:`netlab.power.site_power` (chapter 9).
+* the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5);
+* facility power: :func:`netlab.optics.power.site_power` (chapter 9).
 
 Step time = compute + pipeline bubble + tensor-parallel + pipeline transfers + the
 exposed part of the gradient all-reduce. Capital cost is a range, because the
@@ -28,8 +28,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 import math
 
-from netlab import ecmp, fabric, inference, parallelism, power, scaleup, specs, validate
-from netlab import optics as optics_mod
+from netlab import specs, validate
+from netlab.fabric import ecmp, clos as fabric
+from netlab.nvlink import inference, domains as scaleup
+from netlab.training import parallelism
+from netlab.optics import power
+from netlab.optics import cpo as optics_mod
 from netlab.units import format_power, format_time
 
 LOAD_BALANCING = ("ecmp", "spraying", "adaptive")
@@ -68,11 +72,11 @@ class Design:
 
     name: str
     n_gpus: int
-    domain: str = "dgx-h100"            # netlab.scaleup.PRESETS
-    switch: str = "quantum2"            # netlab.fabric.SWITCHES
+    domain: str = "dgx-h100"            # netlab.nvlink.domains.PRESETS
+    switch: str = "quantum2"            # netlab.fabric.clos.SWITCHES
     oversubscription: float = 1.0
     load_balancing: str = "adaptive"    # LOAD_BALANCING
-    optics: str = "dsp_pluggable"       # netlab.optics.OPTIONS
+    optics: str = "dsp_pluggable"       # netlab.optics.cpo.OPTIONS
     tp: int = 8
     pp: int = 1
 
@@ -131,8 +135,8 @@ def scaleout_efficiency(load_balancing: str, flows_per_leaf: int, uplinks_per_le
 
     ``ecmp``: per-flow hashing; the collective waits for the busiest uplink, which holds
     ``E[max]`` flows where an even split gives ``flows / uplinks``
-    (:func:`netlab.ecmp.ecmp_collisions`). ``spraying``:
-    packets spread at random, ``1 / spraying_slowdown`` (:func:`netlab.ecmp.spraying_slowdown`).
+    (:func:`netlab.fabric.ecmp.ecmp_collisions`). ``spraying``:
+    packets spread at random, ``1 / spraying_slowdown`` (:func:`netlab.fabric.ecmp.spraying_slowdown`).
     ``adaptive``: the vendor-claimed 95 % effective throughput of adaptive routing with
     telemetry (registry ``fabric.claim.spectrum_x_throughput``, a press-reported claim).
     """

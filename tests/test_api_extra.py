@@ -5,8 +5,15 @@ tests/test_api_properties.py reach every public function (none of these takes a 
 import numpy as np
 import pytest
 
-from netlab import (collectives, dcqcn, fabric, hoststack, ib_vs_ethernet, inference, links, memory, nccl_tests,
-                    optics, plots_transport, power, reliability, scaleup, specs)
+from netlab import links, specs
+from netlab.collectives import schedules as collectives, nccl_tests
+from netlab.lossless import dcqcn, ib_vs_ethernet
+from netlab.fabric import clos as fabric
+from netlab.rdma import hoststack
+from netlab.nvlink import inference, domains as scaleup
+from netlab.training import memory
+from netlab.optics import cpo as optics, power, reliability
+from netlab.uet import figures as plots_transport
 from netlab.sim import loadbalance
 
 _FAB = fabric.fat_tree(8, 400e9)

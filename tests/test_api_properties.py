@@ -31,7 +31,7 @@ TABLES = P.api_tables(exclude=("tests.test_api_properties",))
 STATEFUL = {rdma.connect}          # its table entry holds two QPs that a valid call would connect
 FUNCS = [f for f in TABLES if f not in STATEFUL]
 SENTINEL_NAN = ("completion_time_s", "min_credits_bytes")
-SIMULATORS = ("netlab.sim.", "netlab.dcqcn")     # modules whose valid calls run a simulation
+SIMULATORS = ("netlab.sim.", "netlab.lossless.dcqcn")     # modules whose valid calls run a simulation
 LIMIT_S = 1.0                      # "within a second"
 SLACK_S = 4.0                      # the same, with room for a loaded 2-core machine
 EXTREME = [0, 5e-324, 1e300, 10**400, 2**31, 10**12]

@@ -296,8 +296,14 @@ def test_registry_keys_quoted_in_the_claims_table_exist():
 # The table's computations call netlab with stated inputs. If a model changes, the figure the
 # page quotes must change with it: each is recomputed here, within the rounding it is quoted to.
 def test_claims_table_figures_follow_the_library():
-    from netlab import (ecmp, hoststack, ib_vs_ethernet, longhaul, memory, nccl_model, optics,
-                        parallelism, scaleup)
+    from netlab.fabric import ecmp
+    from netlab.rdma import hoststack
+    from netlab.lossless import ib_vs_ethernet
+    from netlab.longhaul import distance as longhaul
+    from netlab.training import memory, parallelism
+    from netlab.collectives import nccl_tuner as nccl_model
+    from netlab.optics import cpo as optics
+    from netlab.nvlink import domains as scaleup
 
     page = CLAIMS_PAGE.read_text()
     approx = lambda x, rel=0.02: pytest.approx(x, rel=rel)  # noqa: E731
@@ -327,7 +333,7 @@ def test_claims_table_figures_follow_the_library():
     assert fast.efficiency == approx(0.42, 0.02) and slow.efficiency == approx(0.15, 0.05)
     assert slow.step_s / fast.step_s == approx(2.7, 0.02)
     # D9: Llama 3 70B at TP 8, PCIe mesh -> DGX H100, DGX B200 -> GB200 NVL72
-    from netlab import inference
+    from netlab.nvlink import inference
     llama = inference.model("llama3-70b")
     step = {(name, b): inference.decode_step(llama, scaleup.preset(name), 8, b)
             for name in ("pcie-h100", "dgx-h100", "dgx-b200", "gb200-nvl72") for b in (1, 64)}

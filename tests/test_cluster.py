@@ -5,7 +5,11 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from netlab import cluster, fabric, inference, parallelism, power, scaleup, specs
+from netlab import cluster, specs
+from netlab.fabric import clos as fabric
+from netlab.nvlink import inference, domains as scaleup
+from netlab.training import parallelism
+from netlab.optics import power
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 W = cluster.Workload(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096, tokens_per_step=1152 * 4096,
@@ -81,7 +85,7 @@ def test_ecmp_is_slower_than_adaptive_and_spraying_by_the_closed_forms():
     spray = cluster.evaluate(replace(eth, load_balancing="spraying"), W)
     assert ecmp.dp_s > spray.dp_s
     fab = ecmp.fabric
-    from netlab import ecmp as ecmp_mod
+    from netlab.fabric import ecmp as ecmp_mod
     expected = 1 / ecmp_mod.ecmp_collisions(fab.leaf_downlinks, fab.leaf_uplinks).completion_slowdown
     assert ecmp.scaleout_efficiency == pytest.approx(expected)
 
@@ -135,7 +139,7 @@ def test_ecmp_on_an_oversubscribed_leaf_runs_at_port_over_the_busiest_uplink():
     """86 flows hashed onto 42 uplinks (a 2:1 SN5600 leaf): each flow on the busiest uplink gets
     the uplink's rate over E[max] flows, port / E[max]. The old model divided E[max] by the
     integer ideal ceil(86/42) = 3 and then by the 2.05 oversubscription: 1.46x too fast."""
-    from netlab import ecmp as ecmp_mod
+    from netlab.fabric import ecmp as ecmp_mod
     d = cluster.capstone_design("dgx-h100", "eth-ecmp", "dsp_pluggable", 2.0)
     e = cluster.evaluate(d, W)
     f = e.fabric

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from netlab import links, plots, plots_collectives, plots_transport, widgets
+from netlab import links, plots, widgets
+from netlab.collectives import figures as plots_collectives
+from netlab.uet import figures as plots_transport
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The book theme's article at a 390 px viewport keeps 1rem on each side (measured in Chromium:

@@ -18,7 +18,9 @@ import re
 
 import pytest
 
-from netlab import diagrams, links, plots, plots_collectives, plots_transport, widgets
+from netlab import diagrams, links, plots, widgets
+from netlab.collectives import figures as plots_collectives
+from netlab.uet import figures as plots_transport
 
 WHITE = "#ffffff"
 #: The dark page background of the book theme (pydata-sphinx-theme's dark --pst-color-background).

@@ -1,12 +1,14 @@
 """Issue 17's named reproducers in the shared layers, each with its before -> after:
 a clear error at once, or a correct value (the simulator's are in tests/sim/test_hardening.py,
-the verbs' in tests/test_rdma_hardening.py)."""
+the verbs' in tests/rdma/test_verbs_faults.py)."""
 
 import time
 
 import pytest
 
-from netlab import collective_trees, collectives, ecmp, validate
+from netlab import validate
+from netlab.collectives import trees as collective_trees, schedules as collectives
+from netlab.fabric import ecmp
 
 
 def refused_at_once(func, *args, match):

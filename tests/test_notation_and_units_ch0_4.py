@@ -67,7 +67,7 @@ def test_b_means_bytes_not_billion():
     guide = _page("appendix-instructor-guide.md")
     texts["guide, labs 1-4"] = guide.split("## Lab 1:", 1)[1].split("## Lab 5:", 1)[0]
     texts["lab 1"] = "\n".join(s for s, _ in _cells("lab01-training-is-networking.ipynb"))
-    texts["memory.py"] = (ROOT / "netlab" / "memory.py").read_text()
+    texts["memory.py"] = (ROOT / "netlab" / "training" / "memory.py").read_text()
     for name, text in texts.items():
         assert not billion_b.search(text), (name, billion_b.search(text).group())
 

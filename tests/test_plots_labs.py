@@ -6,7 +6,10 @@ from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 
-from netlab import plots_collectives, plots_fabric, plots_scaleup, plots_transport
+from netlab.collectives import figures as plots_collectives
+from netlab.fabric import figures as plots_fabric
+from netlab.nvlink import figures as plots_scaleup
+from netlab.uet import figures as plots_transport
 from netlab.units import GB
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 

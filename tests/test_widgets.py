@@ -85,8 +85,8 @@ def test_display_names_and_kinds():
 
 
 def test_code_names_get_display_names_by_default():
-    from netlab.sim import scenarios
-    from netlab import optics
+    from netlab.lossless import experiments as scenarios
+    from netlab.optics import cpo as optics
 
     c = widgets.choice("Flow control", list(scenarios.MODES))
     assert c.labels == ("drop (lossy Ethernet)", "pause (PFC)", "credits (InfiniBand)")

@@ -11,7 +11,7 @@ missing access flag, an out-of-bounds address, a SEND with no receive posted) gi
 an error completion and moves the QP to ERR, and never touches memory.
 
 Each host has a simulated clock; posting and polling cost CPU time, and each
-completion appears when the fabric's host-path model (``netlab.hoststack``) says
+completion appears when the fabric's host-path model (``netlab.rdma.hoststack``) says
 it would, so a ping-pong over the emulation measures a latency::
 
     >>> import numpy as np
@@ -24,6 +24,12 @@ it would, so a ping-pong over the emulation measures a latency::
     >>> a.qp.post_send(rdma.SendWR(1, rdma.Opcode.RDMA_WRITE, (s_mr.sge(),), d_mr.addr, d_mr.rkey))
     >>> a.send_cq.poll()[0].status.value, dst.tolist()
     ('IBV_WC_SUCCESS', [0, 1, 2, 3])
+
+The package (chapter 3): the verbs in :mod:`~netlab.rdma.core` (keys, work requests,
+completions), :mod:`~netlab.rdma.qp` (the queue pair and its states) and
+:mod:`~netlab.rdma.verbs` (devices, protection domains, memory regions, the fabric);
+:mod:`~netlab.rdma.hoststack`, the host path of a message (kernel TCP vs RDMA vs GPUDirect
+RDMA) in time and CPU; :mod:`~netlab.rdma.figures`, lab 3's figures.
 """
 
 from __future__ import annotations

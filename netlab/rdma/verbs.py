@@ -25,7 +25,7 @@ import random
 import numpy as np
 
 from netlab import validate
-from netlab.hoststack import HostCosts, default_costs
+from netlab.rdma.hoststack import HostCosts, default_costs
 from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 from netlab.rdma.qp import QueuePair
@@ -39,7 +39,7 @@ class Fabric:
     """The wire between emulated hosts and the cost model of their host path.
 
     ``bandwidth_bps`` is the link rate (one direction), ``hops`` the network hops
-    between NICs; step costs come from :class:`netlab.hoststack.HostCosts`.
+    between NICs; step costs come from :class:`netlab.rdma.hoststack.HostCosts`.
     """
 
     def __init__(self, bandwidth_bps: float, hops: int = 1, costs: HostCosts | None = None,

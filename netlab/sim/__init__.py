@@ -26,7 +26,12 @@ credits), ``switch`` (forwarding, flow-control modes, load balancing), ``host``
 (building and running), ``compiled`` (the Cython build), ``routing`` (shortest paths, equal-cost candidates), ``deadlock``
 (cycles of blocked ports), ``topology`` (single switch, chain, ring,
 leaf-spine), ``results`` (frozen result dataclasses), ``traffic`` (open-loop
-Poisson sources, M/D/1), ``scenarios`` (the chapter 4 experiments).
+Poisson sources, M/D/1); the policies ``loadbalance`` (spraying, adaptive routing),
+``uet`` and ``uet_cc`` (a UET-like transport and its congestion control) and ``trimming``.
+Nothing here is chapter-specific: each chapter's ready-made runs live beside its models
+(:mod:`netlab.lossless.experiments`, :mod:`netlab.fabric.experiments`,
+:mod:`netlab.uet.experiments`, :mod:`netlab.longhaul.experiments`), and the flow-level
+model of whole fabrics is :mod:`netlab.fabric.flowlevel`.
 
 Building and running
 --------------------

@@ -14,7 +14,7 @@ them. Only if that budget is exhausted too is a header lost (counted in
 
 **Random loss.** :class:`RandomLoss` drops each data packet independently with
 probability ``loss_rate`` before the usual drop-tail rule: the Bernoulli loss the
-closed forms in :mod:`netlab.transport` assume (bit errors, a flaky optic), not
+closed forms in :mod:`netlab.uet.loss_recovery` assume (bit errors, a flaky optic), not
 congestion. Control packets (ACK, NACK, credits) are never dropped by it.
 """
 

@@ -64,7 +64,7 @@ register(
 # The tuner predicts time = latency + bytes / bandwidth for every (algorithm, protocol) and
 # runs the fastest. Its latency is a base per collective plus a per-step hardware latency;
 # its bandwidth is the topology's bus bandwidth times a per-protocol efficiency, capped.
-# netlab.nccl_model rebuilds the ring and tree part of that model from these entries.
+# netlab.collectives.nccl_tuner rebuilds the ring and tree part of that model from these entries.
 _TUNER_SRC = ("nccl-tuning-cc-2-30", "2026-06", "shipping", "P")
 _PROTOCOLS = ("ll", "ll128", "simple")
 _BASE_US = {"tree": (6.8, 14.0, 8.4), "ring": (6.6, 14.0, 8.4)}

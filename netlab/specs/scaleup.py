@@ -88,7 +88,7 @@ register(
          "glennklockwood-b200", "2024", "shipping", "S", published="8 TB/s"),
     # --- model shapes used in the inference examples (published configurations) -----------
     # Architecture from each model's config.json; the parameter count is the sum of the
-    # tensor shapes it implies (netlab.inference.dense_transformer_params, checked in the tests).
+    # tensor shapes it implies (netlab.nvlink.inference.dense_transformer_params, checked in the tests).
     Spec("model.llama3_70b.n_params", 70_553_706_496, "1", "Parameters of Llama 3 70B",
          "hf-llama3-70b-config", "2024", "shipping", "P", published="70,553,706,496",
          note="Counted from the configuration below (untied embeddings). Before 2026-12 netlab "

@@ -16,7 +16,7 @@ from netlab.sim.packet import SACK, Packet
 from netlab.sim.queues import DropTail, ECNMarking
 from netlab.sim.uet import UETConfig, UETReceiver, UETSender, uet
 from netlab.sim.uet_cc import NSCC
-from netlab.sim.uet_scenarios import incast
+from netlab.uet.experiments import incast
 
 MTU = 4096
 

@@ -26,10 +26,10 @@ import pytest
 
 import netlab.sim
 from netlab.sim import compiled
-from netlab.sim.loadbalance import run_pattern
+from netlab.fabric.experiments import run_pattern
 from netlab.sim.packet import CNP
 from netlab.sim.results import RunResult
-from netlab.sim.uet_scenarios import incast
+from netlab.uet.experiments import incast
 from tests.sim.test_fastpath import build
 from tests.sim.test_properties import comparable
 from tests.sim.tracing import trace_arrivals

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from netlab.sim import PFC, Credits, DropTail, Lossy, Network, Simulator, single_switch, scenarios
-from netlab.sim import longhaul as sim_longhaul
+from netlab.sim import PFC, Credits, DropTail, Lossy, Network, Simulator, single_switch
+from netlab.lossless import experiments as scenarios
+from netlab.longhaul import experiments as sim_longhaul
 
 
 def quick(f):

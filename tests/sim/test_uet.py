@@ -8,14 +8,14 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 import numpy as np
 import pytest
 
-from netlab import transport
+from netlab.uet import loss_recovery as transport
 from netlab.sim import topology
 from netlab.sim.packet import DATA, NACK, SACK, Packet
 from netlab.sim.queues import OutputQueue
 from netlab.sim.switch import Lossy
 from netlab.sim.trimming import RandomLoss, Trimming
 from netlab.sim.uet import UETConfig, UETReceiver, UETSender, uet
-from netlab.sim.uet_scenarios import (INCAST_CONFIGS, go_back_n_pipe, goodput_vs_loss, incast,
+from netlab.uet.experiments import (INCAST_CONFIGS, go_back_n_pipe, goodput_vs_loss, incast,
                                       spraying)
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
@@ -287,3 +287,9 @@ def test_the_chapter_8_incast_of_127_x_2_mb_is_accepted():
     assert r.retransmitted_packets == 0
     with pytest.raises(ValueError, match="bytes_per_sender"):
         incast("roce-pfc", 128, 8_400_000)     # 1.075 GB in all
+
+
+def test_spraying_needs_two_leaves_and_says_so():
+    # one leaf would make every host send to itself (found by the bad-input sweep)
+    with pytest.raises(ValueError, match="n_leaves"):
+        spraying("uet-spray", n_leaves=1, n_spines=1, hosts_per_leaf=1)

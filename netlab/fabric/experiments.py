@@ -1,0 +1,195 @@
+"""Chapter 5 experiments: one traffic pattern on a leaf-spine, under each load-balancing scheme.
+
+:func:`run_pattern` builds a :func:`~netlab.sim.topology.leaf_spine`, runs a traffic pattern
+(a permutation, or an all-to-all) with the same lossless (PFC) fabric and the same
+reorder-tolerant transport for every scheme (UET-like RUD without per-packet entropy, so only
+the switches decide the path; loss is presumed only after :data:`REORDER_THRESHOLD` later
+packets), and returns a :class:`FabricRun`. The schemes are the policies of
+:mod:`netlab.sim.loadbalance`. :func:`fail_spine_link` removes one leaf-spine link as routing
+does once it has converged around a failure (the transient before convergence is not
+simulated); :func:`interleaved_jobs` places several jobs on one fabric (noisy neighbours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+import random
+import time
+
+from netlab import specs, validate
+from netlab.sim.loadbalance import SCHEMES, balancer
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
+from netlab.sim.switch import PFC
+from netlab.sim.topology import leaf_spine
+from netlab.sim.uet import uet
+
+PATTERNS = ("permutation", "all_to_all")
+# Packets acknowledged after a missing one before the sender presumes it lost. The
+# fabric here is lossless, so reordering is the only cause of gaps: the threshold must
+# exceed the reorder depth spraying creates, or the sender resends spuriously.
+REORDER_THRESHOLD = 1024
+
+
+def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf: int, spine: int) -> None:
+    """Take the link ``leaf{leaf}``-``spine{spine}`` out of every route of a leaf-spine
+    built by :func:`~netlab.sim.topology.leaf_spine` (before it runs).
+
+    ``leaf`` stops using that uplink, and every other leaf stops sending traffic for
+    ``leaf``'s hosts through ``spine`` (which can no longer reach them).
+    """
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=len(net.switches))
+    n_spines = validate.integer("n_spines", n_spines, minimum=2, maximum=len(net.switches))
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=len(net.hosts))
+    leaf = validate.integer("leaf", leaf, minimum=0, maximum=n_leaves - 1)
+    spine = validate.integer("spine", spine, minimum=0, maximum=n_spines - 1)
+    built = (sum(name.startswith("leaf") for name in net.switches), sum(name.startswith("spine") for name in net.switches),
+             len(net.hosts))
+    if built != (n_leaves, n_spines, n_leaves * hosts_per_leaf):
+        raise ValueError(f"n_leaves, n_spines and hosts_per_leaf must describe net, which has {built[0]} leaves, "
+                         f"{built[1]} spines and {built[2]} hosts; got {n_leaves}, {n_spines} and {hosts_per_leaf}")
+    others = [k for k in range(n_spines) if k != spine]      # leaf ports 0..n_spines-1 face spines
+    for i in range(n_leaves):
+        for h in range(n_leaves * hosts_per_leaf):
+            on = h // hosts_per_leaf
+            if on != i and (i == leaf or on == leaf):
+                net.set_route(f"leaf{i}", f"h{h}", others)
+
+
+@dataclass(frozen=True)
+class FabricRun:
+    """One traffic pattern on a leaf-spine under one load-balancing scheme."""
+
+    scheme: str
+    pattern: str
+    n_hosts: int                          # hosts taking part
+    n_flows: int
+    ideal_s: float                        # one host's bytes at its line rate
+    completion_times_s: tuple[float, ...]  # per flow, in flow order
+    job_times_s: tuple[float, ...]        # per job: its last flow's completion
+    uplink_bytes: tuple[int, ...]         # bytes sent on each leaf-to-spine port (data and ACKs)
+    out_of_order_packets: int
+    retransmitted_packets: int            # resends; spurious ones if nothing was dropped
+    dropped_packets: int
+    events_processed: int
+    wall_s: float
+
+    @property
+    def job_time_s(self) -> float:
+        return max(self.job_times_s)
+
+    @property
+    def slowdown(self) -> float:
+        """Time of the slowest job over the ideal: 1 means the fabric was invisible."""
+        return self.job_time_s / self.ideal_s
+
+    def percentile_s(self, q: float) -> float:
+        """Flow completion time at percentile ``q`` in [0, 100] (nearest rank)."""
+        q = validate.in_range("q", q, 0.0, 100.0)
+        times = sorted(self.completion_times_s)
+        return times[max(0, math.ceil(q / 100 * len(times)) - 1)]
+
+    @property
+    def events_per_s(self) -> float:
+        return self.events_processed / self.wall_s if self.wall_s > 0 else math.inf
+
+    def __repr__(self) -> str:
+        return (f"FabricRun({self.scheme}, {self.pattern} of {self.n_flows} flows on {self.n_hosts} hosts: "
+                f"slowest job {self.slowdown:.2f}x ideal, median flow "
+                f"{self.percentile_s(50) / self.ideal_s:.2f}x, {self.out_of_order_packets} out of order, "
+                f"{self.events_processed:,} events)")
+
+
+def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_spines: int = 8,
+                hosts_per_leaf: int = 8, bytes_per_host: int = 1_000_000, bandwidth_bps: float = 100e9,
+                failed_link: tuple[int, int] | None = None, jobs: tuple | None = None,
+                seed: int = 0, propagation_s: float | None = None,
+                event_by_event: bool = False, ack_every: int = 1) -> FabricRun:
+    """Run a traffic pattern on a non-blocking leaf-spine and time it.
+
+    ``permutation``: every host sends ``bytes_per_host`` to one host on another leaf.
+    ``all_to_all``: every host sends ``bytes_per_host / (n - 1)`` to every other host.
+    ``failed_link = (leaf, spine)`` removes that link (:func:`fail_spine_link`).
+    ``jobs``: a tuple of host-index tuples; each job runs the pattern among its own
+    hosts, all at once (noisy neighbours); ``None`` is one job of every host. Hosts
+    and spine links run at ``bandwidth_bps``, with ``propagation_s`` each (default: the
+    registry's cable assumption). ``event_by_event=True`` runs the simulator's
+    reference mode (same results, more events; see :class:`~netlab.sim.network.Network`).
+    ``ack_every``: packets per SACK (see :mod:`netlab.sim.uet`; htsim's UEC sink uses 4).
+    """
+    validate.choice("scheme", scheme, SCHEMES)
+    validate.choice("pattern", pattern, PATTERNS)
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=128, why=SCENARIO_WHY)
+    n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=64, why=SCENARIO_WHY)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=64, why=SCENARIO_WHY)
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES, why=SCENARIO_WHY)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    seed = validate.integer("seed", seed, minimum=0)
+    n_hosts = n_leaves * hosts_per_leaf
+    jobs = (tuple(range(n_hosts)),) if jobs is None else tuple(tuple(sorted(set(j))) for j in jobs)
+    taken = [h for job in jobs for h in job]
+    if (not jobs or any(len(job) < 2 for job in jobs) or len(taken) != len(set(taken))
+            or not all(isinstance(h, int) and 0 <= h < n_hosts for h in taken)):
+        raise ValueError(f"jobs must be disjoint tuples of at least two host indices in "
+                         f"[0, {n_hosts - 1}], got {jobs!r}")
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net = leaf_spine(n_leaves, n_spines, hosts_per_leaf, bandwidth_bps, bandwidth_bps, propagation_s,
+                     flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
+                     load_balancer=balancer(scheme), seed=seed, event_by_event=event_by_event)
+    if failed_link is not None:
+        fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *failed_link)
+    pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
+    rng = random.Random(seed)
+    job_of = []
+    for j, members in enumerate(jobs):
+        for src, dst, size in _flows(pattern, list(members), hosts_per_leaf, bytes_per_host, rng):
+            net.add_flow(f"h{src}", f"h{dst}", size, transport=pair)
+            job_of.append(j)
+    start = time.perf_counter()
+    r = net.run()
+    wall = time.perf_counter() - start
+    if r.stop_reason != "complete":
+        raise RuntimeError(f"the run stopped early ({r.stop_reason}); shrink the pattern")
+    times = tuple(f.completion_time_s for f in r.flows)
+    uplinks = tuple(p.tx_bytes for p in r.ports if p.name.startswith("leaf") and p.peer.startswith("spine"))
+    return FabricRun(
+        scheme=scheme, pattern=pattern, n_hosts=len(taken), n_flows=len(times),
+        ideal_s=bytes_per_host * 8.0 / bandwidth_bps, completion_times_s=times,
+        job_times_s=tuple(max(t for t, j in zip(times, job_of) if j == k) for k in range(len(jobs))),
+        uplink_bytes=uplinks, out_of_order_packets=sum(f.out_of_order_packets for f in r.flows),
+        retransmitted_packets=sum(f.retransmitted_packets for f in r.flows), dropped_packets=r.dropped_packets,
+        events_processed=r.events_processed, wall_s=wall)
+
+
+def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tuple[tuple[int, ...], ...]:
+    """Split every leaf's hosts among ``n_jobs`` jobs, so the jobs share every uplink.
+
+    >>> interleaved_jobs(2, 4)
+    ((0, 1, 4, 5), (2, 3, 6, 7))
+    """
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=1, maximum=4096)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=4096 // n_leaves)
+    n_jobs = validate.integer("n_jobs", n_jobs, minimum=1, maximum=hosts_per_leaf)
+    per_job = hosts_per_leaf // n_jobs
+    return tuple(tuple(leaf * hosts_per_leaf + j * per_job + k for leaf in range(n_leaves) for k in range(per_job))
+                 for j in range(n_jobs))
+
+
+def _flows(pattern: str, members: list[int], hosts_per_leaf: int, n_bytes: int,
+           rng: random.Random) -> list[tuple[int, int, int]]:
+    """(src, dst, bytes) for the pattern among ``members``."""
+    if pattern == "all_to_all":
+        share = max(1, n_bytes // (len(members) - 1))
+        return [(s, d, share) for s in members for d in members if s != d]
+    leaf_of = {h: h // hosts_per_leaf for h in members}
+    dst = list(members)
+    rng.shuffle(dst)
+    for _ in range(100 * len(members)):      # repair: swap until no host sends within its leaf
+        bad = [k for k, s in enumerate(members) if leaf_of[s] == leaf_of[dst[k]]]
+        if not bad:
+            return [(s, d, n_bytes) for s, d in zip(members, dst)]
+        k, j = bad[0], rng.randrange(len(members))
+        if leaf_of[members[k]] != leaf_of[dst[j]] and leaf_of[members[j]] != leaf_of[dst[k]]:
+            dst[k], dst[j] = dst[j], dst[k]
+    raise ValueError("the hosts sit on too few leaves for a cross-leaf permutation")

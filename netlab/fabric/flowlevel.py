@@ -1,0 +1,372 @@
+"""Flow-level simulation: max-min fair rates on whole fabrics, in numpy.
+
+The packet simulator follows every packet through every queue, which is what the
+chapters need for incast, pauses and reordering, and what limits it to a few
+thousand hosts. The capstone and chapter 5 talk about fabrics of 10,000 to
+100,000 GPUs. At that scale a flow-level model answers the first question (which
+links are the bottlenecks, and how long does a permutation take) in seconds:
+
+* every flow is a *fluid* with one rate, the same along its whole path;
+* the rates are **max-min fair** (Bertsekas and Gallager, *Data Networks*, 6.5.2):
+  no flow can get faster without slowing a flow that is already slower. They are
+  found by *progressive filling*: raise every unfrozen flow's rate together until
+  some link is full, freeze the flows crossing it, repeat;
+* when a flow finishes, the rates of the others are filled again, so a flow that
+  shared a link with a finished one speeds up.
+
+Load balancing enters through the paths. Under ``"ecmp"`` each flow hashes onto
+one equal-cost path (drawn uniformly, as a good hash does) and keeps it: flows
+collide as balls fall into bins (chapter 5). Under ``"spray"`` every flow splits
+evenly over all equal-cost paths, which in a fluid is exact to model as one
+*bundle* per tier whose capacity is the sum of its parallel links (every flow puts
+the same share on each link of a bundle, so each link carries the bundle's load
+divided by its number of links).
+
+What it leaves out, and so its limits: no queues, so no queueing delay, no
+transient while a congestion control converges, no incast overshoot, no pauses,
+no loss or retransmission, no reordering; the rates are the ideal a perfect
+congestion control would reach. ``tests/fabric/test_flowlevel.py`` holds it against
+closed forms (one bottleneck shared by n flows, a hand-worked max-min example, a
+sprayed permutation at line rate) and against the packet simulator on
+128-host permutations.
+
+Example: a 2 MB permutation on a 2-tier fabric of 128 hosts::
+
+    >>> from netlab.fabric import flowlevel
+    >>> run = flowlevel.leaf_spine_permutation(16, 8, 8, 100e9, 100e9, scheme="spray",
+    ...                                        n_bytes=2_000_000, propagation_s=0.0)
+    >>> round(run.median_s * 1e6, 3)          # 16 Mbit at 100 Gb/s: 160 µs, every flow
+    160.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+import numpy as np
+
+from netlab import specs, validate
+
+SCHEMES = ("ecmp", "spray")
+MAX_FLOWS = 2_000_000        # ~12 M path entries: a few GB of numpy at most
+_REL_EPS = 1e-9              # a link within this fraction of full counts as full
+
+
+def max_min_rates(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray,
+                  capacity_bps: np.ndarray, n_flows: int, active: np.ndarray | None = None) -> np.ndarray:
+    """Max-min fair rates (bit/s) of ``n_flows`` flows, by progressive filling.
+
+    The path of flow ``f`` is given as entries ``(flow_of[i], link_of[i], weight[i])``:
+    flow ``f`` puts ``weight * rate_f`` on link ``link_of[i]`` (weight 1 for a link it
+    crosses whole). Link ``l`` holds at most ``capacity_bps[l]``. Every flow must
+    cross at least one link. Flows outside ``active`` (a boolean mask) get rate 0.
+
+    All unfrozen flows share one rate, the water *level*. A link with frozen load
+    ``F`` and unfrozen weight ``W`` fills at level ``(C - F) / W``; the lowest such
+    level is the next one reached: its links are full, and their flows freeze there.
+
+    >>> import numpy as np
+    >>> # two flows share link 0 (10 b/s); flow 1 also crosses link 1 (3 b/s)
+    >>> max_min_rates(np.array([0, 1, 1]), np.array([0, 0, 1]), np.ones(3), np.array([10.0, 3.0]), 2)
+    array([7., 3.])
+    """
+    n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=MAX_FLOWS)
+    flow_of, link_of, weight, capacity_bps = (np.asarray(a) for a in (flow_of, link_of, weight, capacity_bps))
+    n_links = len(capacity_bps)
+    if not (flow_of.shape == link_of.shape == weight.shape) or flow_of.ndim != 1:
+        raise ValueError("flow_of, link_of and weight must be 1-D arrays of one length (one entry per flow and link)")
+    if flow_of.size and (flow_of.min() < 0 or flow_of.max() >= n_flows or link_of.min() < 0
+                         or link_of.max() >= n_links):
+        raise ValueError(f"flow_of must lie in [0, {n_flows - 1}] and link_of in [0, {n_links - 1}]")
+    if not (np.isfinite(weight).all() and (weight > 0).all()):
+        raise ValueError("weight must be finite and > 0 on every entry")
+    if not (np.isfinite(capacity_bps).all() and (capacity_bps > 0).all()):
+        raise ValueError("capacity_bps must be finite and > 0 on every link")
+    active = np.ones(n_flows, dtype=bool) if active is None else np.asarray(active, dtype=bool)
+    if (np.bincount(flow_of, minlength=n_flows)[active] == 0).any():
+        raise ValueError("every flow must cross at least one link (flow_of)")
+    return _fill(_Paths(flow_of, link_of, weight, n_flows, n_links), capacity_bps, active)
+
+
+class _Paths:
+    """The path entries indexed both ways (compressed rows by link and by flow), built once."""
+
+    def __init__(self, flow_of, link_of, weight, n_flows, n_links):
+        self.flow_of, self.link_of, self.weight = flow_of, link_of, weight
+        self.n_flows, self.n_links = n_flows, n_links
+        self.by_link = np.argsort(link_of, kind="stable")
+        self.link_ptr = np.concatenate([[0], np.cumsum(np.bincount(link_of, minlength=n_links))])
+        self.by_flow = np.argsort(flow_of, kind="stable")
+        self.flow_ptr = np.concatenate([[0], np.cumsum(np.bincount(flow_of, minlength=n_flows))])
+
+
+def _fill(paths: _Paths, capacity_bps: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """Progressive filling over ``paths`` for the ``active`` flows (see :func:`max_min_rates`)."""
+    flow_of, link_of, weight = paths.flow_of, paths.link_of, paths.weight
+    rate = np.zeros(paths.n_flows)
+    frozen = ~active
+    free_w = np.bincount(link_of, weights=weight * active[flow_of], minlength=paths.n_links)  # unfrozen weight
+    frozen_bps = np.zeros(paths.n_links)                             # load of frozen flows
+    level = np.full(paths.n_links, np.inf)                          # level at which each link fills
+    loaded = free_w > 1e-12
+    level[loaded] = capacity_bps[loaded] / free_w[loaded]
+    # The scan for the lowest level runs over a compact list of links that still carry
+    # unfrozen flows, rebuilt whenever half of it has gone idle.
+    cand = np.flatnonzero(loaded)
+    pos = np.full(paths.n_links, -1)
+    pos[cand] = np.arange(len(cand))
+    cand_level, idle = level[cand], 0
+    n_left = int(active.sum())
+    while n_left:
+        lowest = max(cand_level.min(), 0.0)
+        full = cand[cand_level <= lowest * (1.0 + _REL_EPS)]
+        flows = flow_of[paths.by_link[_ranges(paths.link_ptr, full)]]
+        flows = _distinct(flows[~frozen[flows]])
+        rate[flows] = lowest
+        frozen[flows] = True
+        n_left -= len(flows)
+        entries = paths.by_flow[_ranges(paths.flow_ptr, flows)]
+        touched, w = link_of[entries], weight[entries]
+        np.subtract.at(free_w, touched, w)
+        np.add.at(frozen_bps, touched, lowest * w)
+        touched = _distinct(np.concatenate([touched, full]))
+        busy = free_w[touched] > 1e-12
+        idle += int(np.isfinite(level[touched[~busy]]).sum())
+        level[touched] = np.inf
+        level[touched[busy]] = (capacity_bps[touched[busy]] - frozen_bps[touched[busy]]) / free_w[touched[busy]]
+        cand_level[pos[touched]] = level[touched]
+        if 2 * idle > len(cand) and n_left:
+            cand = cand[np.isfinite(cand_level)]
+            pos[cand] = np.arange(len(cand))
+            cand_level, idle = level[cand], 0
+    return rate
+
+
+def _distinct(ids: np.ndarray) -> np.ndarray:
+    """The distinct values of a small integer array, sorted (cheaper than np.unique here)."""
+    ids = np.sort(ids)
+    return ids[np.concatenate(([True], ids[1:] != ids[:-1]))] if len(ids) else ids
+
+
+def _ranges(ptr: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(ptr[i], ptr[i + 1])`` for every ``i`` in ``ids``."""
+    starts, lengths = ptr[ids], ptr[ids + 1] - ptr[ids]
+    offsets = np.cumsum(lengths) - lengths
+    return np.arange(lengths.sum()) - np.repeat(offsets - starts, lengths)
+
+
+@dataclass(frozen=True)
+class FlowLevelRun:
+    """Completion times of a set of flows that all start at t = 0."""
+
+    topology: str
+    scheme: str
+    n_hosts: int
+    n_flows: int
+    n_bytes: int
+    ideal_s: float                    # one flow alone at its host's line rate, plus propagation
+    completion_times_s: np.ndarray    # per flow, in flow order
+    rate_recomputations: int          # times the max-min rates were filled again
+    peak_link_demand: float           # busiest fabric link: its demand over its capacity if every
+                                      # flow ran at its host's line rate (under ECMP: flows sharing it)
+
+    @property
+    def median_s(self) -> float:
+        return float(np.median(self.completion_times_s))
+
+    @property
+    def max_s(self) -> float:
+        return float(self.completion_times_s.max())
+
+    @property
+    def slowdown(self) -> float:
+        """Slowest flow over the ideal: 1 means the fabric was invisible."""
+        return self.max_s / self.ideal_s
+
+    def percentile_s(self, q: float) -> float:
+        """Completion time at percentile ``q`` in [0, 100] (nearest rank)."""
+        q = validate.in_range("q", q, 0.0, 100.0)
+        times = np.sort(self.completion_times_s)
+        return float(times[max(0, math.ceil(q / 100 * len(times)) - 1)])
+
+    def __repr__(self) -> str:
+        return (f"FlowLevelRun({self.scheme} permutation of {self.n_flows:,} flows x {self.n_bytes:,} bytes "
+                f"on a {self.topology}: median {self.median_s * 1e6:.1f} µs, slowest {self.max_s * 1e6:.1f} µs "
+                f"= {self.slowdown:.2f}x ideal; busiest link asked for {self.peak_link_demand:.2f}x its capacity)")
+
+
+def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capacity_bps: np.ndarray,
+             size_bits: np.ndarray) -> tuple[np.ndarray, int]:
+    """Finish times (s) of flows of ``size_bits`` that all start at t = 0 on these paths.
+
+    Between two completions the rates are max-min fair; when flows finish the rest
+    are filled again. Returns the times and how many times the rates were computed.
+    """
+    n_flows = len(size_bits)
+    left = size_bits.astype(float)
+    done_at = np.full(n_flows, np.nan)
+    alive = np.ones(n_flows, dtype=bool)
+    paths = _Paths(flow_of, link_of, weight, n_flows, len(capacity_bps))
+    now, rounds = 0.0, 0
+    while alive.any():
+        rate = _fill(paths, capacity_bps, alive)
+        rounds += 1
+        ids = np.flatnonzero(alive)
+        dt = (left[ids] / rate[ids]).min()
+        left[ids] -= rate[ids] * dt
+        now += dt
+        finished = ids[left[ids] <= size_bits[ids] * 1e-9]
+        done_at[finished] = now
+        alive[finished] = False
+    return done_at, rounds
+
+
+def leaf_spine_permutation(n_leaves: int, n_spines: int, hosts_per_leaf: int, host_bandwidth_bps: float,
+                           fabric_bandwidth_bps: float, scheme: str = "ecmp", n_bytes: int = 2_000_000,
+                           propagation_s: float | None = None, payload_fraction: float = 1.0,
+                           seed: int = 0) -> FlowLevelRun:
+    """A permutation (every host sends ``n_bytes`` to one host on another leaf) on a
+    two-tier leaf-spine, hosts ``h{leaf * hosts_per_leaf + j}``, as in
+    :func:`netlab.sim.topology.leaf_spine`.
+
+    ``propagation_s`` is each link's one-way delay (default: the packet simulator's
+    cable assumption ``sim.assume.link_propagation``), added once per link of the path;
+    ``payload_fraction`` scales every capacity to the share that carries payload
+    (``mtu / (mtu + header)`` to compare with the packet model's goodput).
+    """
+    n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=100_000)
+    n_spines = validate.integer("n_spines", n_spines, minimum=1, maximum=10_000)
+    hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=10_000)
+    n_hosts = _check_size(n_leaves * hosts_per_leaf)
+    host_bps, fabric_bps, n_bytes, propagation_s, payload_fraction, rng = _common(
+        host_bandwidth_bps, fabric_bandwidth_bps, scheme, n_bytes, propagation_s, payload_fraction, seed)
+    dst = _permutation(rng, np.arange(n_hosts) // hosts_per_leaf)
+    src = np.arange(n_hosts)
+    leaf_s, leaf_d = src // hosts_per_leaf, dst // hosts_per_leaf
+    # links: host up [0, H), host down [H, 2H), then per leaf an up and a down entry per spine
+    # (ECMP) or one up and one down bundle per leaf (spray)
+    up0 = 2 * n_hosts
+    if scheme == "ecmp":
+        spine = rng.integers(0, n_spines, n_hosts)
+        down0 = up0 + n_leaves * n_spines
+        fabric_links = [up0 + leaf_s * n_spines + spine, down0 + leaf_d * n_spines + spine]
+        capacity = np.concatenate([np.full(2 * n_hosts, host_bps), np.full(2 * n_leaves * n_spines, fabric_bps)])
+    else:
+        fabric_links = [up0 + leaf_s, up0 + n_leaves + leaf_d]
+        capacity = np.concatenate([np.full(2 * n_hosts, host_bps), np.full(2 * n_leaves, n_spines * fabric_bps)])
+    links = np.stack([src, n_hosts + dst, *fabric_links], axis=1)          # (flow, hop)
+    return _run("leaf-spine", scheme, n_hosts, links, capacity * payload_fraction, n_bytes,
+                host_bps * payload_fraction, propagation_s)
+
+
+def fat_tree_permutation(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_bytes: int = 2_000_000,
+                         propagation_s: float | None = None, payload_fraction: float = 1.0,
+                         seed: int = 0) -> FlowLevelRun:
+    """A permutation on a three-tier k-ary fat tree (k pods of k/2 edge and k/2
+    aggregation switches, (k/2)^2 core switches, k^3/4 hosts, every link at
+    ``bandwidth_bps``): every host sends ``n_bytes`` to a host under another edge switch.
+
+    A flow between pods crosses 6 links (host-edge-agg-core-agg-edge-host), one
+    within a pod 4. Under ECMP it draws its aggregation switch and core switch
+    uniformly; under spraying it spreads over all of them. k = 74 gives 101,306 hosts.
+    """
+    k = validate.integer("k", k, minimum=2, maximum=200)
+    if k % 2:
+        raise ValueError(f"k must be even (k/2 ports up and k/2 down per switch), got {k}")
+    h = k // 2                                   # hosts per edge, edges and aggs per pod, cores per agg
+    n_hosts = _check_size(k * h * h)
+    bps, _, n_bytes, propagation_s, payload_fraction, rng = _common(
+        bandwidth_bps, bandwidth_bps, scheme, n_bytes, propagation_s, payload_fraction, seed)
+    src = np.arange(n_hosts)
+    edge_of = src // h                           # global edge index, k*h edges
+    dst = _permutation(rng, edge_of)
+    e_s, e_d = edge_of, edge_of[dst]
+    pod_s, pod_d = e_s // h, e_d // h
+    inter = pod_s != pod_d
+    n_edges = k * h
+    base = 2 * n_hosts
+    if scheme == "ecmp":
+        agg = rng.integers(0, h, n_hosts)        # aggregation switch within the pod (same index in both pods)
+        core = rng.integers(0, h, n_hosts)       # core switch among those that aggregation switch reaches
+        n_ea = n_edges * h                       # edge->agg links (one per edge per agg of its pod)
+        n_ac = k * h * h                         # agg->core links (one per agg per core it reaches)
+        edge_up = base + e_s * h + agg
+        edge_down = base + n_ea + e_d * h + agg
+        core_up = base + 2 * n_ea + (pod_s * h + agg) * h + core
+        core_down = base + 2 * n_ea + n_ac + (pod_d * h + agg) * h + core
+        capacity = np.full(base + 2 * n_ea + 2 * n_ac, bps)
+    else:
+        edge_up = base + e_s                     # bundle of an edge switch's h uplinks
+        edge_down = base + n_edges + e_d
+        core_up = base + 2 * n_edges + pod_s     # bundle of a pod's h*h links to the core
+        core_down = base + 2 * n_edges + k + pod_d
+        capacity = np.concatenate([np.full(base, bps), np.full(2 * n_edges, h * bps), np.full(2 * k, h * h * bps)])
+    # intra-pod flows skip the core: pad their path with their own edge-up link at weight 0
+    links = np.stack([src, n_hosts + dst, edge_up, edge_down,
+                      np.where(inter, core_up, edge_up), np.where(inter, core_down, edge_up)], axis=1)
+    weights = np.ones(links.shape)
+    weights[~inter, 4:] = 0.0
+    return _run(f"{k}-ary fat tree", scheme, n_hosts, links, capacity * payload_fraction, n_bytes,
+                bps * payload_fraction, propagation_s, weights=weights,
+                hops=np.where(inter, 6, 4))
+
+
+def _check_size(n_hosts: int) -> int:
+    if n_hosts > MAX_FLOWS:
+        raise ValueError(f"at most {MAX_FLOWS:,} hosts (one flow each) fit this model in memory; got {n_hosts:,}")
+    return n_hosts
+
+
+def _common(host_bps, fabric_bps, scheme, n_bytes, propagation_s, payload_fraction, seed):
+    host_bps = validate.positive("host_bandwidth_bps", host_bps)
+    fabric_bps = validate.positive("fabric_bandwidth_bps", fabric_bps)
+    validate.choice("scheme", scheme, SCHEMES)
+    n_bytes = validate.integer("n_bytes", n_bytes, minimum=1, maximum=10**15)
+    propagation_s = (specs.value("sim.assume.link_propagation") if propagation_s is None
+                     else validate.in_range("propagation_s", propagation_s, 0.0, 1.0))
+    payload_fraction = validate.in_range("payload_fraction", payload_fraction, 0.0, 1.0, low_open=True)
+    seed = validate.integer("seed", seed, minimum=0)
+    return host_bps, fabric_bps, n_bytes, propagation_s, payload_fraction, np.random.default_rng(seed)
+
+
+def _permutation(rng: np.random.Generator, group: np.ndarray) -> np.ndarray:
+    """A random permutation ``dst`` with ``group[dst[i]] != group[i]`` for every i."""
+    n = len(group)
+    if np.bincount(group).max() > n // 2:
+        raise ValueError("the hosts sit in too few groups for a permutation that leaves every group")
+    dst = rng.permutation(n)
+    for _ in range(1000):
+        bad = np.flatnonzero(group[dst] == group)
+        if len(bad) == 0:
+            return dst
+        other = rng.integers(0, n, len(bad))
+        # swap dst[bad] with dst[other] where both ends then leave their groups
+        ok = (group[dst[other]] != group[bad]) & (group[dst[bad]] != group[other])
+        b, o = bad[ok], other[ok]
+        _, first = np.unique(np.concatenate([b, o]), return_index=True)
+        pairs = np.zeros(len(b) * 2, dtype=bool)
+        pairs[first] = True
+        clean = pairs[:len(b)] & pairs[len(b):]     # no index in two swaps of this round
+        b, o = b[clean], o[clean]
+        dst[b], dst[o] = dst[o], dst[b].copy()
+    raise RuntimeError("could not draw a permutation that leaves every group")  # pragma: no cover
+
+
+def _run(topology, scheme, n_hosts, links, capacity, n_bytes, host_bps, propagation_s,
+         weights=None, hops=None) -> FlowLevelRun:
+    n_flows, n_hops = links.shape
+    flow_of = np.repeat(np.arange(n_flows), n_hops)
+    weight = np.ones(n_flows * n_hops) if weights is None else weights.ravel()
+    on_path = weight > 0
+    link_of = links.ravel()[on_path]
+    times, rounds = complete(flow_of[on_path], link_of, weight[on_path], capacity,
+                             np.full(n_flows, 8.0 * n_bytes))
+    demand = np.bincount(link_of, weights=weight[on_path] * host_bps, minlength=len(capacity)) / capacity
+    peak = float(demand[2 * n_hosts:].max(initial=0.0))             # host links carry one flow each
+    hops = np.full(n_flows, n_hops) if hops is None else hops
+    times = times + hops * propagation_s
+    ideal = 8.0 * n_bytes / host_bps + int(hops.min()) * propagation_s
+    return FlowLevelRun(topology=topology, scheme=scheme, n_hosts=n_hosts, n_flows=n_flows, n_bytes=n_bytes,
+                        ideal_s=ideal, completion_times_s=times, rate_recomputations=rounds,
+                        peak_link_demand=peak)

@@ -1,0 +1,239 @@
+"""InfiniBand vs Ethernet: what the switch latency figures and the cost shares buy.
+
+Two comparisons that need no simulator (chapter 4; the behaviour under contention is
+in :mod:`netlab.sim`):
+
+*Latency.* A small message crosses two adapters, ``n_sw`` switches and ``n_sw + 1`` cables.
+Each switch adds its port-to-port latency; a store-and-forward switch also waits for
+the whole packet (``links.path_time``)::
+
+    T = t_nic + n_sw * t_switch + (n_sw + 1) * t_cable + path serialization
+
+Published switch latencies are weak (fact sheet B.2, B.5, J1, J2): InfiniBand figures
+are unconfirmed or conflicting (~100-330 ns), Ethernet figures secondary (250-300 ns
+for low-latency chips, "< 1 µs" for a general datacenter switch). So
+:func:`switch_latency_range` returns a range with the status of every entry used, and
+:func:`small_message_latency` is evaluated at both ends (references
+``linley-spectrum2``, ``briefly-tomahawk-ultra``, ``nvidia-connectx6-en-manual``).
+
+*Cost.* If the network is a share ``c_p`` of a premium cluster's cost and ``c_b`` of a
+baseline one, and both buy the same GPUs, the premium cluster costs
+``(1 - c_b) / (1 - c_p)`` times as much; it pays for itself when its speed-up ``sigma``
+reaches that ratio, and ``sigma * (1 - c_p) / (1 - c_b)`` is its performance per dollar relative to
+the baseline (seed claims C6, C7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netlab import links, specs, validate
+from netlab.units import format_time
+
+SWITCH_LATENCY_KEYS = {
+    "infiniband": ("switch.ib.quantum_x800.latency", "switch.ib.quantum_hdr.latency",
+                   "switch.ib.quantum2.latency_low", "switch.ib.quantum2.latency_high"),
+    "ethernet": ("switch.eth.tomahawk_ultra.latency", "switch.eth.spectrum2.latency"),
+}
+NIC_LATENCY_KEYS = ("nic.connectx6.latency", "nic.connectx6_en.latency")
+
+
+@dataclass(frozen=True)
+class LatencyRange:
+    """The spread of registry figures for one family, with their standing."""
+
+    family: str
+    low_s: float
+    high_s: float
+    keys: tuple[str, ...]
+    statuses: tuple[str, ...]
+    grades: tuple[str, ...]
+
+    @property
+    def all_unconfirmed_or_secondary(self) -> bool:
+        """True if no entry is graded P (primary)."""
+        return "P" not in self.grades
+
+    def __str__(self) -> str:
+        return (f"{self.family}: {format_time(self.low_s)} to {format_time(self.high_s)} from "
+                f"{len(self.keys)} registry entries graded {'/'.join(sorted(set(self.grades)))}")
+
+    def __repr__(self) -> str:
+        return (f"LatencyRange({self.family}: {format_time(self.low_s)} - {format_time(self.high_s)}, "
+                f"from {len(self.keys)} entries graded {'/'.join(sorted(set(self.grades)))})")
+
+
+def _range(family: str, keys) -> LatencyRange:
+    entries = [specs.get(k) for k in keys]
+    return LatencyRange(family, min(e.value for e in entries), max(e.value for e in entries),
+                        tuple(keys), tuple(e.status for e in entries), tuple(e.grade for e in entries))
+
+
+def switch_latency_range(family: str) -> LatencyRange:
+    """Lowest and highest registry port-to-port latency for ``"infiniband"`` or ``"ethernet"``."""
+    family = validate.choice("family", family, tuple(SWITCH_LATENCY_KEYS))
+    return _range(family, SWITCH_LATENCY_KEYS[family])
+
+
+def nic_latency_range() -> LatencyRange:
+    """Adapter latency range from the registry (the same ConnectX-6 silicon serves both)."""
+    return _range("adapter", NIC_LATENCY_KEYS)
+
+
+@dataclass(frozen=True)
+class SmallMessageLatency:
+    """One-way time of a small message across ``n_switches`` switches, by part."""
+
+    n_bytes: float
+    n_switches: int
+    nic_s: float
+    switches_s: float
+    cables_s: float
+    wire_s: float            # serialization and pipeline fill (links.path_time)
+    time_s: float
+
+    @property
+    def switch_share(self) -> float:
+        """Fraction of the time spent in switch forwarding latency."""
+        return self.switches_s / self.time_s
+
+    def __repr__(self) -> str:
+        return (f"SmallMessageLatency({self.n_bytes:g} B over {self.n_switches} switches: "
+                f"{format_time(self.time_s)} = NIC {format_time(self.nic_s)} + switches "
+                f"{format_time(self.switches_s)} + cables {format_time(self.cables_s)} + wire "
+                f"{format_time(self.wire_s)})")
+
+
+def small_message_latency(n_bytes: float, n_switches: int, bandwidth_bps: float,
+                          switch_latency_s: float, nic_latency_s: float, cable_s: float,
+                          cut_through: bool = True, mtu_bytes: float = 4096,
+                          header_bytes: float = 64) -> SmallMessageLatency:
+    """One-way latency of an ``n_bytes`` message over ``n_switches`` switches.
+
+    ``nic_latency_s`` is the adapters' share (both ends together), ``cable_s`` the
+    propagation of one cable.
+
+    >>> r = small_message_latency(64, 3, 400e9, 300e-9, 600e-9, 25e-9)
+    >>> round(r.time_s * 1e9, 2)     # 600 + 3*300 + 4*25 + (128 bytes serialized + 3 headers)
+    1606.4
+    """
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    n_switches = validate.integer("n_switches", n_switches, minimum=0)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    switch_latency_s = validate.non_negative("switch_latency_s", switch_latency_s)
+    nic_latency_s = validate.non_negative("nic_latency_s", nic_latency_s)
+    cable_s = validate.non_negative("cable_s", cable_s)
+    validate.boolean("cut_through", cut_through)
+    path = links.path_time(n_bytes, n_switches + 1, bandwidth_bps, cable_s, mtu_bytes=mtu_bytes,
+                           header_bytes=header_bytes,
+                           switching="cut_through" if cut_through else "store_and_forward")
+    wire_s = path.serialization_s + path.pipeline_fill_s
+    switches_s = n_switches * switch_latency_s
+    return SmallMessageLatency(n_bytes=n_bytes, n_switches=n_switches, nic_s=nic_latency_s,
+                               switches_s=switches_s, cables_s=path.latency_s, wire_s=wire_s,
+                               time_s=nic_latency_s + switches_s + path.latency_s + wire_s)
+
+
+@dataclass(frozen=True)
+class PerfPerDollar:
+    """A premium fabric (network share ``share_premium``) against a baseline."""
+
+    share_premium: float
+    share_baseline: float
+    speedup: float
+    cost_ratio: float              # premium cluster cost / baseline cluster cost, same GPUs
+    perf_per_dollar_ratio: float   # > 1: the premium fabric is the better buy
+    breakeven_speedup: float       # = cost_ratio
+    naive_cost_ratio: float        # 1 + share_premium: reading "20 % of the cost" as "+20 %"
+
+    def __str__(self) -> str:
+        return (f"network {self.share_premium:.0%} vs {self.share_baseline:.0%} of the cost: the cluster costs "
+                f"{self.cost_ratio:.3f} times as much; a {self.speedup:.2f}x speed-up gives "
+                f"{self.perf_per_dollar_ratio:.3f} times the performance per dollar; break-even at "
+                f"{self.breakeven_speedup:.3f}x")
+
+    def __repr__(self) -> str:
+        return (f"PerfPerDollar(network {self.share_premium:.0%} vs {self.share_baseline:.0%}: cluster costs "
+                f"x{self.cost_ratio:.3f}, speed-up x{self.speedup:.3f} -> performance per dollar "
+                f"x{self.perf_per_dollar_ratio:.3f}; break-even at x{self.breakeven_speedup:.3f})")
+
+
+def perf_per_dollar(share_premium: float, share_baseline: float, speedup: float) -> PerfPerDollar:
+    """Performance per dollar of a cluster whose network is ``share_premium`` of its cost
+    against one whose network is ``share_baseline``, when the premium network makes
+    training ``speedup`` times faster. Both clusters buy the same GPUs.
+
+    >>> round(perf_per_dollar(0.20, 0.10, 1.20).perf_per_dollar_ratio, 4)   # 1.2 * 0.8 / 0.9
+    1.0667
+    """
+    share_premium = validate.in_range("share_premium", share_premium, 0.0, 1.0, high_open=True)
+    share_baseline = validate.in_range("share_baseline", share_baseline, 0.0, 1.0, high_open=True)
+    speedup = validate.positive("speedup", speedup)
+    cost_ratio = (1 - share_baseline) / (1 - share_premium)
+    return PerfPerDollar(share_premium=share_premium, share_baseline=share_baseline, speedup=speedup,
+                         cost_ratio=cost_ratio, perf_per_dollar_ratio=speedup / cost_ratio,
+                         breakeven_speedup=cost_ratio, naive_cost_ratio=1 + share_premium)
+
+
+# --- lab 4: the like-for-like incast and the figures ---------------------------------------
+
+@dataclass(frozen=True)
+class IncastCase:
+    """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
+
+    label: str
+    lossy: object        # netlab.lossless.experiments.IncastResult
+    lossless: object
+
+    @property
+    def ratio(self) -> float:
+        """Lossy completion time over lossless completion time."""
+        return self.lossy.completion_time_s / self.lossless.completion_time_s
+
+    def __str__(self) -> str:
+        return (f"{self.label}: lossy {format_time(self.lossy.completion_time_s)} "
+                f"({self.lossy.dropped_packets} drops, {self.lossy.timeouts} timeouts) against PFC "
+                f"{format_time(self.lossless.completion_time_s)} ({self.lossless.pause_events} pause events): "
+                f"lossy takes {self.ratio:,.1f} times as long")
+
+
+def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, small_total_bytes: float = 200e3,
+                         short_rto_s: float = 100e-6) -> tuple[IncastCase, ...]:
+    """Lab 4's opening comparison taken apart, one change at a time.
+
+    1. the original, confounded pair: lossy with ``per_input_bytes`` in all against PFC
+       with ``per_input_bytes`` *per input* (``n_senders`` times more buffer), timeout
+       ``short_rto_s``;
+    2. the same total buffer: lossy gets ``n_senders * per_input_bytes`` too;
+    3. a smaller equal total, ``small_total_bytes`` (PFC: that over ``n_senders`` per input),
+       with the short timeout;
+    4. the same buffers with the RoCE timeout real adapters use (registry
+       ``transport.roce.default_ack_timeout``, 67.1 ms).
+    """
+    from netlab.lossless import experiments as sc
+
+    n_senders = validate.integer("n_senders", n_senders, minimum=2, maximum=64)
+    per_input_bytes = validate.positive("per_input_bytes", per_input_bytes)
+    small_total_bytes = validate.positive("small_total_bytes", small_total_bytes)
+    short_rto_s = validate.positive("short_rto_s", short_rto_s, maximum=0.1,
+                                    why="the incasts run for at most 1 s of simulated time")
+    rto = specs.value("transport.roce.default_ack_timeout")
+    big, small = n_senders * per_input_bytes, small_total_bytes / n_senders
+
+    def pair(label, lossy_buffer, pfc_buffer, rto_s):
+        try:
+            return IncastCase(label, sc.incast("lossy", n_senders, buffer_bytes=lossy_buffer, rto_s=rto_s),
+                              sc.incast("pfc", n_senders, buffer_bytes=pfc_buffer, rto_s=rto_s))
+        except ValueError as err:   # a buffer the switch refuses: say which of our inputs made it
+            raise ValueError(f"per_input_bytes / small_total_bytes give a switch buffer of {lossy_buffer:g} / "
+                             f"{pfc_buffer:g} bytes, which the switch refuses: {err}") from None
+
+    return (
+        pair(f"1. lossy {per_input_bytes / 1e3:g} KB in all vs PFC {per_input_bytes / 1e3:g} KB per input, "
+             f"{format_time(short_rto_s)} timeout", per_input_bytes, per_input_bytes, short_rto_s),
+        pair(f"2. both {big / 1e3:g} KB in all, {format_time(short_rto_s)} timeout", big, per_input_bytes, short_rto_s),
+        pair(f"3. both {small_total_bytes / 1e3:g} KB in all, {format_time(short_rto_s)} timeout",
+             small_total_bytes, small, short_rto_s),
+        pair(f"4. both {small_total_bytes / 1e3:g} KB in all, RoCE default {format_time(rto)} timeout",
+             small_total_bytes, small, rto),
+    )
