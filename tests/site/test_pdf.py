@@ -54,9 +54,11 @@ def book(site_root):
 
 def _pdfium_text(page) -> str:
     """A page's text as PDFium reads it, with pypdf's conventions: lines end in \\n, and a word
-    broken at a line's end by a hyphen (PDFium marks it \\x02) ends the line in "-"."""
+    broken at a line's end by a hyphen ends the line in "-". PDFium writes that hyphen and the line
+    break after it as one \\x02 (never followed by a line break), so it becomes "-\\n": without the
+    break, a URL broken at a page's last line ran into the page number ("mission-302")."""
     text = page.get_textpage().get_text_bounded()
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "-")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "-\n")
 
 
 def test_the_pdf_has_every_part_of_the_book(book):
