@@ -29,10 +29,12 @@ register(
          "nvidia-qm97xx-manual", "2023", "shipping", "P", published="400 Gb/s"),
     Spec("fabric.quantum_x800.ports", 144, "1",
          "Ports of a Quantum-X800 (XDR) InfiniBand switch, 800 Gb/s each (115.2 Tb/s)",
-         "wedoany-quantum-x800", "2025", "shipping", "S", published="144 x 800 Gb/s"),
+         "wedoany-quantum-x800", "2025", "shipping", "S", published="144 x 800 Gb/s",
+         note="A secondary source (a news summary of Lambda's report on its Q3450-LD deployment); no "
+              "NVIDIA primary source for the port count was found."),
     Spec("fabric.quantum_x800.port_rate", 800 * Gbps, "bit/s",
          "Rate of one Quantum-X800 port, one direction (XDR)",
-         "wedoany-quantum-x800", "2025", "shipping", "S", published="800 Gb/s"),
+         "nvidia-xdr-switch-manual", "2025", "shipping", "P", published="800 Gb/s"),
     # --- Ethernet -----------------------------------------------------------------------
     Spec("fabric.sn5600.ports", 64, "1",
          "Ports of a Spectrum-4 SN5600 Ethernet switch at 800 GbE (100 Gb/s per lane); "
