@@ -37,7 +37,7 @@ changes that [uet-ref-prov]:
   packet in flight asks for an ACK, and the receiver, short of ``k``, would wait for
   packets the sender may not send. A sender so blocked sends an *ACK request*, a
   header-only probe (UE's PDS has an ``ACK_REQ`` control packet for this
-  [uet-pds-ctl]); the receiver SACKs at once what it holds, or, holding nothing
+  [xdp2-uet-pds]); the receiver SACKs at once what it holds, or, holding nothing
   unacknowledged, the next packet it places. So a sender that must wait for an ACK
   always gets one, without its timeout. The default, ``k = 1``, acknowledges every
   packet and never probes.
