@@ -210,3 +210,11 @@ def test_measured_ratio_moves_the_crossover_down():
     assert r == pytest.approx(370 / 47)
     assert scaleup.crossover_domain_size(r, 576) == pytest.approx(8.7527, rel=1e-4)
     assert scaleup.crossover_domain_size(DGX_H100.ratio, 576) == pytest.approx(9.8462, rel=1e-4)
+
+
+def test_pcie_5_is_quoted_at_128_but_carries_126_both_ways():
+    # Review 2026-12-05 L3: the quoted x16 figure is 2 x 32 GT/s x 16 / 8 = 128 GB/s; the coded
+    # data rate is 2 x 63.0 = 126.0 GB/s. The model uses the coded one.
+    assert specs.value("pcie.5.x16_quoted_bidir") == pytest.approx(128e9 * 8)
+    assert 2 * specs.value("pcie.5.x16_rate") == pytest.approx(128e9 * 8 * 128 / 130)
+    assert scaleup.preset("pcie-h100").per_gpu_bidir_bps == pytest.approx(2 * specs.value("pcie.5.x16_rate"))
