@@ -14,6 +14,7 @@ API = {
     scaleup.scaleup_domain: dict(n_gpus=8, per_gpu_bps=450 * GBps, scaleout_per_gpu_bps=400 * Gbps,
                                  power_w=10.2e3, intra_alpha_s=0.5e-6, inter_alpha_s=3e-6),
     scaleup.hierarchical_all_reduce: dict(n_bytes=1e9, world_size=576, domain=DGX_H100, domain_size=8),
+    scaleup.nccl_all_reduce: dict(n_bytes=1e9, world_size=576, domain=DGX_H100),
     scaleup.crossover_domain_size: dict(ratio=9.0, world_size=576),
     scaleup.latency_optimal_domain_size: dict(world_size=576, intra_alpha_s=1e-6, inter_alpha_s=4e-6),
 }

@@ -228,9 +228,9 @@ def test_custom_all_reduce_kernels_sit_below_nccls_floor():
     from netlab.collectives import nccl_tuner
     nccl = nccl_tuner.predict(16384, 8)
     assert nccl.latency_s == pytest.approx(6.6e-6 + 14 * 0.6e-6, rel=1e-9)
-    for key in ("inference.custom_all_reduce.h100_tp8_4kb", "inference.custom_all_reduce.h100_tp8_32kb"):
+    for key in ("nccl.alternative.custom_all_reduce.h100_tp8_4kb", "nccl.alternative.custom_all_reduce.h100_tp8_32kb"):
         assert specs.get(key).grade == "S" and specs.get(key).source == "sglang-pr-2904"
         assert specs.value(key) < nccl.time_s / 1.9
     # 160 all-reduces per Llama 3 70B token at TP 8: 2.4 ms with NCCL, about 1.2 ms with the kernel
     assert 160 * nccl.time_s == pytest.approx(2.43e-3, rel=0.01)
-    assert 160 * specs.value("inference.custom_all_reduce.h100_tp8_32kb") == pytest.approx(1.25e-3, rel=0.01)
+    assert 160 * specs.value("nccl.alternative.custom_all_reduce.h100_tp8_32kb") == pytest.approx(1.25e-3, rel=0.01)
