@@ -12,7 +12,8 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
 * memory and compute per step: :mod:`netlab.training.memory`, :mod:`netlab.training.parallelism` (chapter 1);
 * tensor-parallel all-reduces inside a domain: :func:`netlab.nvlink.inference.tp_all_reduce_time` (chapter 7);
 * the data-parallel gradient all-reduce across domains:
-  :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), with the scale-out
+  :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), its two tiers overlapped as
+  NCCL runs them (``pipelined_s``: the slower tier sets the time), with the scale-out
   rate reduced by the load-balancing scheme (:mod:`netlab.fabric.ecmp`, chapter 5) and by
   oversubscription;
 * the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5);
@@ -264,7 +265,8 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     effective = replace(domain, scaleout_per_gpu_bps=scaleout_bps)
     pp_s = traffic.pp_bytes * 8.0 / scaleout_bps
     inner = domain.n_gpus // tp   # data-parallel ranks that share a domain
-    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).time_s if dp > 1 else 0.0
+    # NCCL overlaps the tiers of a hierarchical all-reduce (chapter 7): the slower tier sets the time
+    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).pipelined_s if dp > 1 else 0.0
 
     step_s = compute_s + bubble_s + tp_s + pp_s + dp_s * (1.0 - overlap)
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)

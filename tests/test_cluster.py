@@ -267,10 +267,27 @@ def test_optics_move_facility_power_by_up_to_two_percent_not_under_one():
     assert "under 1 %" not in text and "less than\n1 %" not in text
 
 
-def test_non_blocking_ecmp_on_the_racks_misses_the_brief_by_a_hair():
-    """The chapter calls this verdict too close to call: 28.57 days against 28.5 (0.25 %)."""
+def test_non_blocking_ecmp_on_the_racks_makes_the_deadline_by_a_hair_and_misses_the_budget():
+    """Chapter 11: with the tiers of the gradient all-reduce overlapped (as NCCL runs them), the
+    non-blocking ECMP rack design takes 28.26 days against 28.5 (inside by 0.9 %) and misses the
+    budget; at 2:1 and 3:1 ECMP misses the deadline."""
     v = cluster.check(cluster.evaluate(cluster.capstone_design("gb200-nvl72", "eth-ecmp", "cpo", 1.0), W), BRIEF)
-    assert "time" in v.misses and 1.0 < v.margins["time"] < 1.005
+    assert v.misses == ("budget",) and 0.99 < v.margins["time"] < 0.995
+    for over in (2.0, 3.0):
+        v = cluster.check(cluster.evaluate(cluster.capstone_design("gb200-nvl72", "eth-ecmp", "cpo", over), W), BRIEF)
+        assert "time" in v.misses
+
+
+def test_the_gradient_all_reduce_overlaps_its_tiers():
+    # the racks' data-parallel ranks: 9 per rack (72 / TP 8), 64 racks; the step's all-reduce is the
+    # slower tier, not the sum of the tiers (chapter 7, review of chapters 5-8, M1)
+    from netlab.nvlink import domains
+    e = cluster.evaluate(cluster.capstone_design("gb200-nvl72", "ib-adaptive", "dsp_pluggable", 1.0), W)
+    rack = domains.preset("gb200-nvl72")
+    eff = replace(rack, scaleout_per_gpu_bps=min(rack.scaleout_per_gpu_bps, e.fabric.port_rate_bps)
+                  * e.scaleout_efficiency)
+    h = domains.hierarchical_all_reduce(70e9 / 32 * 2, e.dp, eff, domain_size=9)
+    assert e.dp_s == pytest.approx(max(h.intra_s, h.inter_s)) and e.dp_s < h.time_s
 
 
 @pytest.mark.parametrize("narrow", [False, True])
@@ -350,13 +367,13 @@ def test_chapter_11_robustness_table_is_what_the_model_gives():
 
 
 def test_the_racks_save_mostly_compute_not_all_reduce():
-    # chapter 11: of 1.11 s saved per step on InfiniBand 1:1, 0.66 s compute + 0.25 s bubble, 0.06 s
+    # chapter 11: of 1.12 s saved per step on InfiniBand 1:1, 0.66 s compute + 0.25 s bubble, 0.06 s
     # TP, 0.16 s gradient all-reduce; compute: 6 N T / (n x peak x MFU) with 989.4 vs 2,500 TFLOPS
     h100, rack = (cluster.evaluate(cluster.capstone_design(d, "ib-adaptive", "dsp_pluggable", 1.0), W)
                   for d in ("dgx-h100", "gb200-nvl72"))
     flops = 6 * 70e9 * 1152 * 4096
     assert h100.compute_s == pytest.approx(flops / (4608 * 989.4e12 * 0.4), rel=1e-3)
-    assert h100.step_s - rack.step_s == pytest.approx(1.11, abs=0.005)
+    assert h100.step_s - rack.step_s == pytest.approx(1.12, abs=0.005)
     assert h100.compute_s - rack.compute_s == pytest.approx(0.66, abs=0.005)
     assert h100.dp_s - rack.dp_s == pytest.approx(0.16, abs=0.005)
 
