@@ -304,7 +304,7 @@ def nccl_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDomain):
     """
     from netlab.collectives import nccl_tuner
     n_bytes = validate.non_negative("n_bytes", n_bytes)
-    world_size = validate.integer("world_size", world_size, minimum=2)
+    world_size = validate.integer("world_size", world_size, minimum=2, maximum=nccl_tuner.MAX_RANKS)
     if not isinstance(domain, ScaleUpDomain):
         raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
     if world_size % domain.n_gpus:

@@ -120,4 +120,8 @@ register(
          "before 128b/130b coding (2 x 64 GB/s)",
          "pcie-table", "2019", "standard", "S", published="~128 GB/s",
          note="After coding the data rate is 2 x 63.0 = 126 GB/s (pcie.5.x16_rate, each way)."),
+    Spec("pcie.5.x16_quoted", 64e9 * 8, "bit/s",
+         "PCIe 5.0 x16 as commonly quoted, one direction: half the quoted both-ways figure, before coding",
+         "pcie-table", "2019", "derived", "D", published="~64 GB/s per direction",
+         note="pcie.5.x16_quoted_bidir / 2; after 128b/130b coding, 63.0 GB/s (pcie.5.x16_rate)."),
 )

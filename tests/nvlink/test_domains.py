@@ -219,3 +219,9 @@ def test_pcie_5_is_quoted_at_128_but_carries_126_both_ways():
     assert specs.value("pcie.5.x16_quoted_bidir") == pytest.approx(128e9 * 8)
     assert 2 * specs.value("pcie.5.x16_rate") == pytest.approx(128e9 * 8 * 128 / 130)
     assert scaleup.preset("pcie-h100").per_gpu_bidir_bps == pytest.approx(2 * specs.value("pcie.5.x16_rate"))
+
+
+def test_nccl_all_reduce_names_world_size_when_it_is_too_large():
+    # 2**31 ranks once failed inside NCCL's tuner model with a message naming its n_ranks
+    with pytest.raises(ValueError, match="world_size"):
+        scaleup.nccl_all_reduce(1e9, 2 ** 31, scaleup.preset("dgx-h100"))
