@@ -7,10 +7,25 @@ puts it in one-sided RDMA and atomic requests). REMOTE_WRITE and REMOTE_ATOMIC
 require LOCAL_WRITE; local read is always allowed. Addresses are the real virtual
 addresses of the numpy buffers, as ``ibv_reg_mr`` uses the buffer's address.
 
-Keys are per device and unpredictable, as on hardware: each context draws them
-from its own random generator, seeded from the fabric's ``seed`` and the host
-name (so a run is reproducible), and a key never repeats on one fabric. Using
-one's own lkey as the peer's rkey therefore fails with a remote access error.
+Keys come in two layouts (``Fabric(key_layout=...)``):
+
+- ``"random"`` (the default, an emulation choice): each context draws its keys
+  from its own random generator, seeded from the fabric's ``seed`` and the host
+  name (so a run is reproducible), and a key never repeats on one fabric. Using
+  one's own lkey as the peer's rkey then always fails with a remote access error,
+  which makes the slip visible.
+- ``"mlx5"``: keys formed as the Linux mlx5 driver forms them for ConnectX
+  adapters {cite:p}`linux-mlx5-mr`: lkey == rkey == (index << 8) | variant, where
+  the index is a slot in the device's key table and the low byte comes from a
+  per-device counter incremented at each registration. Keys are then predictable
+  and repeat across hosts: two hosts that register in the same order hand out the
+  same key values, so the own-lkey slip can land in the peer's region and succeed.
+  The index order is firmware's and not documented; the emulation takes the lowest
+  free slot, starting at :data:`MLX5_FIRST_INDEX`.
+
+Neither layout makes a key a secret: keys travel in clear text in every request
+{cite:p}`rothenberger-redmark`; isolation comes from protection domains, access
+flags, memory windows, partitions and network policy.
 
 A :class:`Fabric` stands for the wire and the host-path costs between emulated
 hosts; each host opens a :class:`Context` with its own simulated clock.
@@ -31,7 +46,10 @@ from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, 
 from netlab.rdma.qp import QueuePair
 from netlab.units import format_rate, format_time
 
-__all__ = ["Access", "CompletionQueue", "Context", "Fabric", "MemoryRegion", "Opcode", "ProtectionDomain",
+MLX5_FIRST_INDEX = 1      # first key-table slot the "mlx5" layout hands out (an emulation choice)
+KEY_LAYOUTS = ("random", "mlx5")
+
+__all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "CompletionQueue", "Context", "Fabric", "MemoryRegion", "Opcode", "ProtectionDomain",
            "SGE", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion"]
 
 
@@ -40,10 +58,14 @@ class Fabric:
 
     ``bandwidth_bps`` is the link rate (one direction), ``hops`` the network hops
     between NICs; step costs come from :class:`netlab.rdma.hoststack.HostCosts`.
+    ``key_layout`` is ``"random"`` (default) or ``"mlx5"``; see the module docstring.
     """
 
     def __init__(self, bandwidth_bps: float, hops: int = 1, costs: HostCosts | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, key_layout: str = "random") -> None:
+        if key_layout not in KEY_LAYOUTS:
+            raise ValueError(f"key_layout must be one of {KEY_LAYOUTS}, got {key_layout!r}")
+        self.key_layout = key_layout
         self.bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
         self.seed = validate.integer("seed", seed, minimum=0, maximum=2**64 - 1)
         self.hops = validate.integer("hops", hops, minimum=1, maximum=64)
@@ -84,9 +106,15 @@ class Context:
         digest = hashlib.sha256(f"{fabric.seed}/{host}".encode()).digest()
         self._rng = random.Random(int.from_bytes(digest[:8], "little"))
         self._qpns = itertools.count(0x40)
+        self._mkey_var = 0                   # mlx5 layout: the per-device 8-bit variant counter
 
     def _new_key(self) -> int:
-        """A fresh 32-bit key: random, non-zero, unused anywhere on the fabric."""
+        """A fresh 32-bit key in the fabric's layout (see the module docstring)."""
+        if self.fabric.key_layout == "mlx5":
+            used = {key >> 8 for key in self.mrs}
+            index = next(i for i in itertools.count(MLX5_FIRST_INDEX) if i not in used)
+            self._mkey_var = (self._mkey_var + 1) % 256     # atomic_inc_return on a u8
+            return (index << 8) | self._mkey_var
         while True:
             key = self._rng.getrandbits(32)
             if key and key not in self.fabric._keys_in_use:

@@ -24,9 +24,23 @@ register(
     Spec("rdma.measured.ib_send_lat_rc_4kb", 2.265 * us, "s",
          "ib_send_lat (perftest), RC transport, 4 KB messages: one-way latency",
          "potter-thesis-mtu", "2019", "measured", "S", published="2.25-2.28 µs"),
+    Spec("transport.roce.adaptive_retx_min_base_timeout", 4 * us, "s",
+         "NVIDIA ConnectX adaptive retransmission: the minimum base timeout the firmware allows "
+         "(adp_retx_base_timeout_min in the ROCE_ACCL register); the first retransmission timeout "
+         "is drawn per QP from a profile built on a base of at least this",
+         "nvidia-adaptive-retx", "2025", "shipping", "P", published="0xFA0 ns (4 µs)",
+         note="The default profile's values are not published; NVIDIA notes the design may delay the "
+              "effective timeout up to 4x, so 4-16 µs is the first timeout at the floor. The QP's "
+              "configured local ACK timeout (4.096 µs x 2^timeout) is the ceiling, not the typical wait."),
+    Spec("rdma.measured.ib_write_lat_cx7_b2b", 1.47 * us, "s",
+         "ib_write_lat (perftest), 2-byte writes, two DGX Spark hosts with ConnectX-7 RoCE cabled "
+         "back to back: typical (median) one-way latency, a user's measurement log",
+         "spark-ib-write-lat", "2025", "measured", "S", published="t_typical 1.47 µs (min 1.42)",
+         note="The fact sheet (J3) holds three more user logs: ConnectX-6 HDR on A100 nodes 1.87 µs, "
+              "ConnectX-3 40GbE RoCE 0.85 µs, mlx4 InfiniBand 0.89 µs."),
     Spec("rdma.unconfirmed.ib_write_lat_modern", 1.0 * us, "s",
-         "The popular 'ib_write_lat is about 1 µs on modern hardware': no measurement on "
-         "named current hardware was found",
+         "The popular 'ib_write_lat is about 1 µs on modern hardware' as a vendor or published "
+         "figure: none was found; user logs range 0.85-1.87 µs (rdma.measured.ib_write_lat_cx7_b2b)",
          "factsheet-unconfirmed", "2026", "unconfirmed", "U", published="~1 µs (unconfirmed)"),
     Spec("host.unconfirmed.tcp_latency_modern", 10 * us, "s",
          "Kernel-TCP small-message one-way latency on 100-400 Gb/s NICs: no measured "

@@ -55,6 +55,48 @@ def test_keys_are_random_per_device_reproducible_per_seed_and_unique():
     assert len(steps) > 1                 # not an arithmetic sequence: unpredictable
 
 
+def test_mlx5_key_layout_follows_the_driver():
+    """Linux mlx5 (drivers/infiniband/hw/mlx5/mr.c): lkey == rkey, low byte from a per-device counter
+    incremented before use (atomic_inc_return), upper 24 bits the key-table index (index << 8)."""
+    fabric = rdma.Fabric(100e9, key_layout="mlx5")
+    pd = rdma.endpoint(fabric, "a").pd
+    mrs_ = [pd.reg_mr(np.zeros(8, np.uint8)) for _ in range(3)]
+    assert [m.lkey for m in mrs_] == [m.rkey for m in mrs_]
+    assert [m.lkey & 0xFF for m in mrs_] == [1, 2, 3]
+    assert [m.lkey >> 8 for m in mrs_] == [rdma.verbs.MLX5_FIRST_INDEX + i for i in range(3)]
+    mrs_[1].dereg()                       # the slot is reused, with a new variant byte
+    again = pd.reg_mr(np.zeros(8, np.uint8))
+    assert again.lkey >> 8 == mrs_[1].lkey >> 8 and again.lkey & 0xFF == 4
+    assert again.lkey != mrs_[1].lkey     # so the stale key no longer works
+    for _ in range(252):
+        pd.reg_mr(np.zeros(8, np.uint8)).dereg()
+    assert pd.reg_mr(np.zeros(8, np.uint8)).lkey & 0xFF == 1    # the u8 counter wraps: 256 -> 0, 257 -> 1
+
+
+def test_mlx5_keys_repeat_across_hosts_so_the_slip_can_succeed():
+    """ReDMArk's point: keys are predictable. Two hosts registering in the same order hand out the same
+    key values, so the own-lkey slip writes into the peer's region with a success completion."""
+    fabric = rdma.Fabric(100e9, key_layout="mlx5")
+    a, b = rdma.endpoint(fabric, "a"), rdma.endpoint(fabric, "b")
+    rdma.connect(a.qp, b.qp, access=ALL)
+    xa, ma, xb, mb = mrs(a, b)
+    assert ma.lkey == mb.rkey
+    a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, ma.lkey))   # the slip
+    assert a.send_cq.poll()[0].status is WCStatus.SUCCESS
+    assert np.array_equal(xb, xa)         # written by luck
+    b.pd.reg_mr(np.zeros(8, np.uint8))    # an asymmetric program: b registers one more region
+    mc = b.pd.reg_mr(np.zeros(64, np.uint8), ALL)
+    mine = a.pd.reg_mr(np.zeros(64, np.uint8), ALL)
+    assert mine.lkey != mc.rkey           # the luck runs out: the same slip now faults
+    a.qp.post_send(SendWR(2, Opcode.RDMA_WRITE, (mine.sge(),), mc.addr, mine.lkey))
+    assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR
+
+
+def test_key_layout_is_validated():
+    with pytest.raises(ValueError, match="key_layout"):
+        rdma.Fabric(100e9, key_layout="mlx4")
+
+
 # --- IBTA C9-88: a zero-length RDMA READ or WRITE needs no valid R_Key ----------------------
 @pytest.mark.parametrize("op", [Opcode.RDMA_WRITE, Opcode.RDMA_READ, Opcode.RDMA_WRITE_WITH_IMM])
 def test_zero_length_rdma_needs_no_valid_rkey(op):
