@@ -197,6 +197,69 @@ class IncastCase:
                 f"lossy takes {self.ratio:,.1f} times as long")
 
 
+@dataclass(frozen=True)
+class TimeoutCase:
+    """One row of :func:`incast_by_timeout`: a lossy incast whose first retransmission fires after
+    ``timeout_s``, against the lossless incast with the same total buffer."""
+
+    label: str
+    timeout_s: float
+    lossy: object        # netlab.lossless.experiments.IncastResult
+    lossless: object
+
+    @property
+    def ratio(self) -> float:
+        """Lossy completion time over lossless completion time."""
+        return self.lossy.completion_time_s / self.lossless.completion_time_s
+
+    def __str__(self) -> str:
+        return (f"{self.label:42s} timeout {format_time(self.timeout_s):>9s}: lossy "
+                f"{format_time(self.lossy.completion_time_s)} ({self.lossy.dropped_packets} drops, "
+                f"{self.lossy.retransmitted_packets} resent), {self.ratio:,.1f} x the lossless "
+                f"{format_time(self.lossless.completion_time_s)}")
+
+
+def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
+                      timeouts_s: tuple[float, ...] | None = None) -> tuple[TimeoutCase, ...]:
+    """The same lossy incast as the RoCE retransmission timeout ranges from an adaptive NIC's
+    floor to the QP's configured ceiling.
+
+    ConnectX adapters with adaptive retransmission enabled (NVIDIA's ROCE_ACCL register)
+    fire their first retransmission from a per-QP profile whose base is at least
+    ``transport.roce.adaptive_retx_min_base_timeout`` (4 µs), with up to a 4x delay on top;
+    the QP's local ACK timeout (perftest's default 67.1 ms) is the upper bound. By default
+    the rows are 4 µs and 16 µs (adaptive, at the floor and with the documented 4x), 100 µs,
+    and the configured 67.1 ms. Each lossy run (``total_buffer_bytes`` at the receiver's
+    port) is compared with the lossless run (PFC, the same total split over the inputs, its
+    timeout left at the configured 67.1 ms so that it never fires on merely queued data).
+    The simulator's go-back-N keeps one timeout (no doubling): right for a single lost tail,
+    optimistic when the retransmission is lost again.
+    """
+    from netlab.lossless import experiments as sc
+
+    n_senders = validate.integer("n_senders", n_senders, minimum=2, maximum=64)
+    total_buffer_bytes = validate.positive("total_buffer_bytes", total_buffer_bytes)
+    floor = specs.value("transport.roce.adaptive_retx_min_base_timeout")
+    ceiling = specs.value("transport.roce.default_ack_timeout")
+    if timeouts_s is None:
+        rows = (("adaptive retransmission, at the floor", floor),
+                ("adaptive, with the documented 4x delay", 4 * floor),
+                ("a fixed short timer", 100e-6),
+                ("the configured local ACK timeout", ceiling))
+    else:
+        if not isinstance(timeouts_s, (tuple, list)) or not timeouts_s:
+            raise ValueError(f"timeouts_s must be a non-empty tuple of seconds, got {timeouts_s!r}")
+        rows = tuple((f"timeout {i + 1}", validate.positive("timeouts_s", t, maximum=0.5,
+                                                               why="the incasts run for at most 1 s of simulated time"))
+                     for i, t in enumerate(timeouts_s))
+    try:
+        lossless = sc.incast("pfc", n_senders, buffer_bytes=total_buffer_bytes / n_senders, rto_s=ceiling)
+        return tuple(TimeoutCase(label, t, sc.incast("lossy", n_senders, buffer_bytes=total_buffer_bytes, rto_s=t),
+                                 lossless) for label, t in rows)
+    except ValueError as err:
+        raise ValueError(f"total_buffer_bytes = {total_buffer_bytes:g} gives a buffer the switch refuses: {err}") from None
+
+
 def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, small_total_bytes: float = 200e3,
                          short_rto_s: float = 100e-6) -> tuple[IncastCase, ...]:
     """Lab 4's opening comparison taken apart, one change at a time.
@@ -207,8 +270,9 @@ def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, sma
     2. the same total buffer: lossy gets ``n_senders * per_input_bytes`` too;
     3. a smaller equal total, ``small_total_bytes`` (PFC: that over ``n_senders`` per input),
        with the short timeout;
-    4. the same buffers with the RoCE timeout real adapters use (registry
-       ``transport.roce.default_ack_timeout``, 67.1 ms).
+    4. the same buffers with the RoCE QP's configured local ACK timeout (registry
+       ``transport.roce.default_ack_timeout``, 67.1 ms): the ceiling; adapters with adaptive
+       retransmission fire much sooner (:func:`incast_by_timeout`).
     """
     from netlab.lossless import experiments as sc
 

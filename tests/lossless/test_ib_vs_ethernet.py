@@ -11,6 +11,7 @@ API = {
     ie.small_message_latency: dict(n_bytes=64, n_switches=3, bandwidth_bps=400e9, switch_latency_s=300e-9,
                                    nic_latency_s=600e-9, cable_s=25e-9, mtu_bytes=4096, header_bytes=64),
     ie.perf_per_dollar: dict(share_premium=0.2, share_baseline=0.1, speedup=1.2),
+    ie.incast_by_timeout: dict(n_senders=8, total_buffer_bytes=200e3),
     ie.incast_like_for_like: dict(n_senders=8, per_input_bytes=100e3, small_total_bytes=200e3, short_rto_s=100e-6),
     figures.draw_perf_per_dollar: dict(share=0.2, baseline=0.1, speedup=1.2),
 }
@@ -77,6 +78,25 @@ def test_incast_headline_taken_apart():
     assert small_roce.lossy.completion_time_s > specs.value("transport.roce.default_ack_timeout")
     assert small_roce.ratio > 1000 and small_roce.lossless.slowdown < 1.02
     assert "times as long" in str(small_roce) and "IncastResult(" not in str(small_roce)
+
+
+def test_adaptive_retransmission_makes_lossy_incast_cost_little():
+    """NVIDIA's adaptive retransmission (4 µs minimum base, up to 4x delay) against the configured 67.1 ms.
+    A lost tail costs one timeout: the lossy time is a fixed drain time plus the timeout, so the
+    rows differ by exactly the differences of their timeouts; at the adaptive floor the incast
+    takes about 1.1x the lossless time, not the 1,600x of the configured ceiling."""
+    rows = ie.incast_by_timeout()
+    assert [r.timeout_s for r in rows] == pytest.approx([4e-6, 16e-6, 100e-6, 4.096e-6 * 2 ** 14])
+    assert specs.get("transport.roce.adaptive_retx_min_base_timeout").source == "nvidia-adaptive-retx"
+    base = [r.lossy.completion_time_s - r.timeout_s for r in rows[1:]]
+    assert max(base) - min(base) < 0.1e-6           # 37.2 µs in each: drain, then one timeout
+    lossless = rows[0].lossless.completion_time_s
+    assert lossless == pytest.approx(42e-6, rel=0.01) and rows[0].lossless.retransmitted_packets == 0
+    assert rows[0].ratio < 1.2 and rows[1].ratio < 1.4     # adaptive: tens of per cent
+    assert rows[3].ratio > 1000                             # the configured ceiling: the old headline
+    assert "x the lossless" in str(rows[0])
+    with pytest.raises(ValueError, match="timeouts_s"):
+        ie.incast_by_timeout(timeouts_s=())
 
 
 def test_switch_latency_against_a_one_switch_model():
