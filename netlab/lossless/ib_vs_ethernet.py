@@ -198,6 +198,47 @@ class IncastCase:
 
 
 @dataclass(frozen=True)
+class Headroom:
+    """PFC headroom for one link: the simulator's closed form against the Linux mlx5e driver's."""
+
+    bandwidth_bps: float
+    cable_m: float
+    mtu_bytes: int
+    simulator_bytes: float     # 2 t_p B / 8 + 2 (P + H): a round trip of the cable and a packet each way
+    driver_bytes: float        # (301 + 2.16 L) x speed in Gb/s + 2.72 MTU
+
+    def __str__(self) -> str:
+        return (f"{self.bandwidth_bps / 1e9:g} Gb/s, {self.cable_m:g} m, MTU {self.mtu_bytes:,} B: simulator "
+                f"{self.simulator_bytes / 1e3:.1f} KB, mlx5e driver {self.driver_bytes / 1e3:.1f} KB "
+                f"({self.driver_bytes / self.simulator_bytes:.1f}x)")
+
+
+def pfc_headroom(bandwidth_bps: float, cable_m: float, mtu_bytes: int = 4096, header_bytes: int = 64) -> Headroom:
+    """Bytes of PFC headroom above XOFF, two ways.
+
+    The simulator's (``netlab.sim.switch``): ``2 t_p B/8 + 2 (P + H)``, the cable's round
+    trip at line rate plus one packet in flight each way, with ``t_p`` the fibre delay of
+    ``cable_m`` metres; it assumes a port acts on a pause at once. The Linux mlx5e driver's
+    (registry ``nic.mlx5.pfc_xoff_*``): ``(301 + 2.16 L) x speed + 2.72 MTU`` bytes, speed in
+    Gb/s (at least 40), whose fixed term stands for the reaction and processing delay at
+    both ends that the simulator leaves out.
+
+    >>> round(pfc_headroom(100e9, 100).driver_bytes)      # (301 + 216) x 100 + 2.72 x 4096
+    62841
+    """
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    cable_m = validate.non_negative("cable_m", cable_m)
+    mtu_bytes = validate.integer("mtu_bytes", mtu_bytes, minimum=256, maximum=9216)
+    header_bytes = validate.integer("header_bytes", header_bytes, minimum=0, maximum=1024)
+    t_p = links.propagation_time(cable_m) if cable_m else 0.0
+    simulator = 2 * t_p * bandwidth_bps / 8 + 2 * (mtu_bytes + header_bytes)
+    speed_gbps = max(bandwidth_bps / 1e9, 40.0)
+    driver = ((specs.value("nic.mlx5.pfc_xoff_fixed") + specs.value("nic.mlx5.pfc_xoff_per_metre") * cable_m)
+              * speed_gbps + specs.value("nic.mlx5.pfc_xoff_mtu_factor") * mtu_bytes)
+    return Headroom(bandwidth_bps, cable_m, mtu_bytes, simulator, driver)
+
+
+@dataclass(frozen=True)
 class TimeoutCase:
     """One row of :func:`incast_by_timeout`: a lossy incast whose first retransmission fires after
     ``timeout_s``, against the lossless incast with the same total buffer."""

@@ -32,6 +32,17 @@ register(
          note="The default profile's values are not published; NVIDIA notes the design may delay the "
               "effective timeout up to 4x, so 4-16 µs is the first timeout at the floor. The QP's "
               "configured local ACK timeout (4.096 µs x 2^timeout) is the ceiling, not the typical wait."),
+    Spec("nic.mlx5.pfc_xoff_fixed", 301, "B/(Gb/s)",
+         "Linux mlx5e driver's PFC headroom (xoff) formula: fixed term, bytes per Gb/s of port speed "
+         "(about 2.4 µs of reaction and processing delay)",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P",
+         published="xoff = (301 + 2.16 x len[m]) x speed[Gb/s] + 2.72 x MTU[B]"),
+    Spec("nic.mlx5.pfc_xoff_per_metre", 2.16, "B/(m·Gb/s)",
+         "Linux mlx5e driver's PFC headroom formula: bytes per metre of cable per Gb/s",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P", published="2.16 x len [m] x speed [Gb/s]"),
+    Spec("nic.mlx5.pfc_xoff_mtu_factor", 2.72, "1",
+         "Linux mlx5e driver's PFC headroom formula: multiple of the MTU",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P", published="2.72 x MTU [B]"),
     Spec("rdma.measured.ib_write_lat_cx7_b2b", 1.47 * us, "s",
          "ib_write_lat (perftest), 2-byte writes, two DGX Spark hosts with ConnectX-7 RoCE cabled "
          "back to back: typical (median) one-way latency, a user's measurement log",

@@ -12,6 +12,7 @@ API = {
                                    nic_latency_s=600e-9, cable_s=25e-9, mtu_bytes=4096, header_bytes=64),
     ie.perf_per_dollar: dict(share_premium=0.2, share_baseline=0.1, speedup=1.2),
     ie.incast_by_timeout: dict(n_senders=8, total_buffer_bytes=200e3),
+    ie.pfc_headroom: dict(bandwidth_bps=100e9, cable_m=100.0, mtu_bytes=4096, header_bytes=64),
     ie.incast_like_for_like: dict(n_senders=8, per_input_bytes=100e3, small_total_bytes=200e3, short_rto_s=100e-6),
     figures.draw_perf_per_dollar: dict(share=0.2, baseline=0.1, speedup=1.2),
 }
@@ -162,3 +163,16 @@ def test_chapter3_qp_default_timeout_is_the_registered_one():
     qp = ctx.alloc_pd().create_qp(ctx.create_cq(), ctx.create_cq())
     assert qp.timeout == specs.value("transport.roce.perftest_timeout_exponent")
     assert 4.096e-6 * 2 ** qp.timeout == pytest.approx(specs.value("transport.roce.default_ack_timeout"))
+
+
+def test_pfc_headroom_simulator_against_the_mlx5e_driver():
+    """Review D17: the chapter's headroom is the simulator's and leaves out the reaction delay.
+    By hand: 100 m of fibre is 100 x 1.468 / c = 489.7 ns; 2 x 489.7 ns x 100 Gb/s / 8 = 12,241 B,
+    plus 2 x 4,160 = 20,561 B. The driver (port_buffer.c): (301 + 2.16 x 100) x 100 + 2.72 x 4096
+    = 51,700 + 11,141 = 62,841 B, three times as much."""
+    h = ie.pfc_headroom(100e9, 100)
+    assert h.simulator_bytes == pytest.approx(2 * 100 * 1.468 / 299_792_458 * 100e9 / 8 + 2 * 4160, rel=1e-3)
+    assert h.simulator_bytes == pytest.approx(20_561, abs=5)
+    assert h.driver_bytes == pytest.approx(62_841, abs=1)
+    assert ie.pfc_headroom(25e9, 0).driver_bytes == pytest.approx(301 * 40 + 2.72 * 4096)   # speed floored at 40
+    assert "mlx5e driver" in str(h)
