@@ -298,7 +298,8 @@ def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
         return tuple(TimeoutCase(label, t, sc.incast("lossy", n_senders, buffer_bytes=total_buffer_bytes, rto_s=t),
                                  lossless) for label, t in rows)
     except ValueError as err:
-        raise ValueError(f"total_buffer_bytes = {total_buffer_bytes:g} gives a buffer the switch refuses: {err}") from None
+        raise ValueError(f"total_buffer_bytes = {total_buffer_bytes:g} gives a buffer the switch refuses: "
+                         f"{err}") from None
 
 
 def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, small_total_bytes: float = 200e3,

@@ -41,7 +41,7 @@ import numpy as np
 
 from netlab import validate
 from netlab.rdma.hoststack import HostCosts, default_costs
-from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 from netlab.rdma.qp import QueuePair
 from netlab.units import format_rate, format_time
@@ -49,7 +49,8 @@ from netlab.units import format_rate, format_time
 MLX5_FIRST_INDEX = 1      # first key-table slot the "mlx5" layout hands out (an emulation choice)
 KEY_LAYOUTS = ("random", "mlx5")
 
-__all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "CompletionQueue", "Context", "Fabric", "MemoryRegion", "Opcode", "ProtectionDomain",
+__all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "AsyncEvent", "CompletionQueue", "Context", "Fabric",
+           "MemoryRegion", "Opcode", "ProtectionDomain",
            "SGE", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion"]
 
 
@@ -107,6 +108,7 @@ class Context:
         self._rng = random.Random(int.from_bytes(digest[:8], "little"))
         self._qpns = itertools.count(0x40)
         self._mkey_var = 0                   # mlx5 layout: the per-device 8-bit variant counter
+        self.async_events: list[AsyncEvent] = []   # affiliated events not yet read, oldest first
 
     def _new_key(self) -> int:
         """A fresh 32-bit key in the fabric's layout (see the module docstring)."""
@@ -120,6 +122,11 @@ class Context:
             if key and key not in self.fabric._keys_in_use:
                 self.fabric._keys_in_use.add(key)
                 return key
+
+    def get_async_event(self) -> AsyncEvent | None:
+        """``ibv_get_async_event``: the oldest unread event of this device, or ``None`` (the
+        real call blocks until one arrives; a program reads them on a thread of its own)."""
+        return self.async_events.pop(0) if self.async_events else None
 
     def alloc_pd(self) -> ProtectionDomain:
         return ProtectionDomain(self)
@@ -152,9 +159,10 @@ class ProtectionDomain:
         self.context.mrs[key] = mr
         return mr
 
-    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue) -> QueuePair:
-        """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC)."""
-        return QueuePair(self, send_cq, recv_cq)
+    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128) -> QueuePair:
+        """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC).
+        ``max_send_wr`` is the send queue's depth (``cap.max_send_wr``)."""
+        return QueuePair(self, send_cq, recv_cq, max_send_wr)
 
 
 class MemoryRegion:

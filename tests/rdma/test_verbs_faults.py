@@ -97,6 +97,58 @@ def test_key_layout_is_validated():
         rdma.Fabric(100e9, key_layout="mlx4")
 
 
+# --- the send queue's depth and selective signalling (review D16) -----------------------------
+def small_sq_pair(depth):
+    fabric = rdma.Fabric(100e9)
+    a, b = rdma.endpoint(fabric, "a", max_send_wr=depth), rdma.endpoint(fabric, "b")
+    rdma.connect(a.qp, b.qp, access=ALL)
+    return a, b
+
+
+def test_unsignaled_requests_fill_the_send_queue():
+    """ibv_post_send(3): a request holds its send-queue slot until a completion at or after it is
+    polled; an all-unsignaled stream therefore fails with ENOMEM after max_send_wr posts."""
+    a, b = small_sq_pair(4)
+    xa, ma, xb, mb = mrs(a, b)
+    for i in range(4):
+        a.qp.post_send(SendWR(i, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=False))
+    with pytest.raises(VerbsError, match="ENOMEM"):
+        a.qp.post_send(SendWR(4, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=False))
+
+
+def test_one_signaled_request_in_n_keeps_the_queue_flowing():
+    a, b = small_sq_pair(4)
+    xa, ma, xb, mb = mrs(a, b)
+    for i in range(40):                      # every 4th request signaled, its completion polled
+        a.qp.post_send(SendWR(i, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=i % 4 == 3))
+        if i % 4 == 3:
+            assert a.send_cq.poll()[0].wr_id == i
+    a.qp.post_send(SendWR(40, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey))
+    a.qp.post_send(SendWR(41, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey))   # not polled yet: still fine
+    a.qp.modify(QPState.RESET)               # RESET empties the queue
+    assert a.qp.max_send_wr == 4
+    with pytest.raises(ValueError, match="max_send_wr"):
+        a.pd.create_qp(a.send_cq, a.recv_cq, max_send_wr=0)
+
+
+# --- affiliated asynchronous events (review D16) ---------------------------------------------
+def test_responder_learns_of_its_fault_from_an_async_event():
+    """The requester gets REM_ACCESS_ERR in its completion; the responder, which posted nothing,
+    gets IBV_EVENT_QP_ACCESS_ERR (ibv_get_async_event(3)); a misaligned atomic gives QP_REQ_ERR."""
+    a, b = pair()
+    xa, ma, xb, mb = mrs(a, b)
+    assert b.ctx.get_async_event() is None
+    a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey + 1))
+    assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR
+    event = b.ctx.get_async_event()
+    assert event.event_type == "IBV_EVENT_QP_ACCESS_ERR" and event.qp_num == b.qp.qp_num
+    assert b.qp.state is S.ERR and b.ctx.get_async_event() is None and a.ctx.get_async_event() is None
+    a, b = pair()
+    xa, ma, xb, mb = mrs(a, b)
+    a.qp.post_send(SendWR(1, Opcode.ATOMIC_FETCH_AND_ADD, (ma.sge(0, 8),), mb.addr + 4, mb.rkey, compare_add=1))
+    assert b.ctx.get_async_event().event_type == "IBV_EVENT_QP_REQ_ERR"
+
+
 # --- IBTA C9-88: a zero-length RDMA READ or WRITE needs no valid R_Key ----------------------
 @pytest.mark.parametrize("op", [Opcode.RDMA_WRITE, Opcode.RDMA_READ, Opcode.RDMA_WRITE_WITH_IMM])
 def test_zero_length_rdma_needs_no_valid_rkey(op):
