@@ -197,6 +197,42 @@ class IncastCase:
                 f"lossy takes {self.ratio:,.1f} times as long")
 
 
+def credit_loop(bandwidth_bps: float, propagation_s: float, switch_s: float, packet_bytes: int = 4160) -> float:
+    """Seconds from spending a credit to getting it back: ``8(P+H)/B + 2 t_p + t_sw``, the
+    packet's serialization, the link there and back, and the switch's forwarding time.
+
+    >>> round(credit_loop(400e9, 489.7e-9, 100e-9) * 1e9, 1)     # chapter 4's exercise, in ns
+    1162.6
+    """
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    propagation_s = validate.non_negative("propagation_s", propagation_s)
+    switch_s = validate.non_negative("switch_s", switch_s)
+    packet_bytes = validate.integer("packet_bytes", packet_bytes, minimum=1, maximum=65_536)
+    return packet_bytes * 8 / bandwidth_bps + 2 * propagation_s + switch_s
+
+
+def credit_throughput(credit_bytes: float, bandwidth_bps: float, propagation_s: float, switch_s: float,
+                      packet_bytes: int = 4160) -> float:
+    """Fraction of the link rate a sender with ``credit_bytes`` of credit sustains:
+    ``min(1, floor(C / (P+H)) x 8(P+H)/B / loop)`` (whole packets per loop)."""
+    credit_bytes = validate.positive("credit_bytes", credit_bytes)
+    loop = credit_loop(bandwidth_bps, propagation_s, switch_s, packet_bytes)
+    return min(1.0, (credit_bytes // packet_bytes) * packet_bytes * 8 / bandwidth_bps / loop)
+
+
+def incast_ideal_time(n_senders: int, size_bytes: int, bandwidth_bps: float, propagation_s: float,
+                      switch_s: float, mtu_bytes: int = 4096, header_bytes: int = 64) -> float:
+    """The lossless incast's completion time: ``8(P+H)/B + 2 t_p + t_sw + 8 n (S + ceil(S/P) H)/B``,
+    the first packet's way to the receiver's link, then every wire byte back to back on it."""
+    n_senders = validate.integer("n_senders", n_senders, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    mtu_bytes = validate.integer("mtu_bytes", mtu_bytes, minimum=1, maximum=65_536)
+    header_bytes = validate.integer("header_bytes", header_bytes, minimum=0, maximum=1024)
+    first = credit_loop(bandwidth_bps, propagation_s, switch_s, min(size_bytes, mtu_bytes) + header_bytes)
+    wire = n_senders * (size_bytes + -(-size_bytes // mtu_bytes) * header_bytes)
+    return first + wire * 8 / bandwidth_bps
+
+
 @dataclass(frozen=True)
 class Headroom:
     """PFC headroom for one link: the simulator's closed form against the Linux mlx5e driver's."""

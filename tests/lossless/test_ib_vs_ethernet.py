@@ -12,6 +12,11 @@ API = {
                                    nic_latency_s=600e-9, cable_s=25e-9, mtu_bytes=4096, header_bytes=64),
     ie.perf_per_dollar: dict(share_premium=0.2, share_baseline=0.1, speedup=1.2),
     ie.incast_by_timeout: dict(n_senders=8, total_buffer_bytes=200e3),
+    ie.credit_loop: dict(bandwidth_bps=400e9, propagation_s=489.7e-9, switch_s=100e-9, packet_bytes=4160),
+    ie.credit_throughput: dict(credit_bytes=30e3, bandwidth_bps=100e9, propagation_s=1e-6, switch_s=300e-9,
+                               packet_bytes=4160),
+    ie.incast_ideal_time: dict(n_senders=8, size_bytes=64_000, bandwidth_bps=100e9, propagation_s=25e-9,
+                               switch_s=300e-9, mtu_bytes=4096, header_bytes=64),
     ie.pfc_headroom: dict(bandwidth_bps=100e9, cable_m=100.0, mtu_bytes=4096, header_bytes=64),
     ie.incast_like_for_like: dict(n_senders=8, per_input_bytes=100e3, small_total_bytes=200e3, short_rto_s=100e-6),
     figures.draw_perf_per_dollar: dict(share=0.2, baseline=0.1, speedup=1.2),
@@ -176,3 +181,24 @@ def test_pfc_headroom_simulator_against_the_mlx5e_driver():
     assert h.driver_bytes == pytest.approx(62_841, abs=1)
     assert ie.pfc_headroom(25e9, 0).driver_bytes == pytest.approx(301 * 40 + 2.72 * 4096)   # speed floored at 40
     assert "mlx5e driver" in str(h)
+
+
+def test_closed_forms_are_callable_and_match_the_simulator():
+    """Review D15: the credit loop, credit throughput and lossless incast time, by hand and against
+    netlab.sim. Lab 4's credits exercise: 83.2 ns + 2 x 489.7 ns + 100 ns = 1,162.6 ns."""
+    from netlab.sim.switch import Credits
+    from netlab.sim.topology import single_switch
+    assert ie.credit_loop(400e9, 489.7e-9, 100e-9) == pytest.approx(1162.6e-9, abs=0.1e-9)
+    assert ie.credit_throughput(1e6, 400e9, 489.7e-9, 100e-9) == 1.0
+    loop = 4160 * 8 / 100e9 + 2e-6 + 300e-9                       # 2.633 µs
+    assert ie.credit_throughput(4 * 4160, 100e9, 1e-6, 300e-9) == pytest.approx(4 * 332.8e-9 / loop)
+    net = single_switch(2, 100e9, propagation_s=1e-6, switch_latency_s=300e-9, flow_control=Credits(4 * 4160))
+    net.add_flow("h0", "h1", 2000 * 4096)
+    measured = 2000 * 4160 * 8 / net.run().flows[0].completion_time_s / 100e9
+    assert measured == pytest.approx(ie.credit_throughput(4 * 4160, 100e9, 1e-6, 300e-9), abs=0.01)
+    # 8 x 64 KB: 16 packets each (15 of 4,096 B and one of 2,560 B), 64 header bytes per packet
+    expected = 4160 * 8 / 100e9 + 2 * 25e-9 + 300e-9 + 8 * (64_000 + 16 * 64) * 8 / 100e9
+    assert ie.incast_ideal_time(8, 64_000, 100e9, 25e-9, 300e-9) == pytest.approx(expected)
+    result = ie.incast_like_for_like()[1].lossless     # 8 x 64 KB, PFC, the simulator's defaults
+    ideal = ie.incast_ideal_time(8, 64_000, 100e9, specs.value("sim.assume.link_propagation"), 0.0)
+    assert result.completion_time_s == pytest.approx(ideal, rel=1e-6)
