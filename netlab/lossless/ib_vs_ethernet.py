@@ -299,7 +299,7 @@ class TimeoutCase:
 def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
                       timeouts_s: tuple[float, ...] | None = None) -> tuple[TimeoutCase, ...]:
     """The same lossy incast as the RoCE retransmission timeout ranges from an adaptive NIC's
-    floor to the QP's configured ceiling.
+    floor to the QP's configured timeout.
 
     ConnectX adapters with adaptive retransmission enabled (NVIDIA's ROCE_ACCL register)
     fire their first retransmission from a per-QP profile whose base is at least
@@ -349,7 +349,7 @@ def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, sma
     3. a smaller equal total, ``small_total_bytes`` (PFC: that over ``n_senders`` per input),
        with the short timeout;
     4. the same buffers with the RoCE QP's configured local ACK timeout (registry
-       ``transport.roce.default_ack_timeout``, 67.1 ms): the ceiling; adapters with adaptive
+       ``transport.roce.default_ack_timeout``, 67.1 ms): the worst case; adapters with adaptive
        retransmission fire much sooner (:func:`incast_by_timeout`).
     """
     from netlab.lossless import experiments as sc

@@ -31,7 +31,7 @@ register(
          "nvidia-adaptive-retx", "2025", "shipping", "P", published="0xFA0 ns (4 µs)",
          note="The default profile's values are not published; NVIDIA notes the design may delay the "
               "effective timeout up to 4x, so 4-16 µs is the first timeout at the floor. The QP's "
-              "configured local ACK timeout (4.096 µs x 2^timeout) is the ceiling, not the typical wait."),
+              "configured local ACK timeout (4.096 µs x 2^timeout) is what a requester waits with it off."),
     Spec("nic.mlx5.pfc_xoff_fixed", 301, "B/(Gb/s)",
          "Linux mlx5e driver's PFC headroom (xoff) formula: fixed term, bytes per Gb/s of port speed "
          "(about 2.4 µs of reaction and processing delay)",

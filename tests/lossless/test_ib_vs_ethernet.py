@@ -90,7 +90,7 @@ def test_adaptive_retransmission_makes_lossy_incast_cost_little():
     """NVIDIA's adaptive retransmission (4 µs minimum base, up to 4x delay) against the configured 67.1 ms.
     A lost tail costs one timeout: the lossy time is a fixed drain time plus the timeout, so the
     rows differ by exactly the differences of their timeouts; at the adaptive floor the incast
-    takes about 1.1x the lossless time, not the 1,600x of the configured ceiling."""
+    takes about 1.1x the lossless time, not the 1,600x of the configured 67.1 ms."""
     rows = ie.incast_by_timeout()
     assert [r.timeout_s for r in rows] == pytest.approx([4e-6, 16e-6, 100e-6, 4.096e-6 * 2 ** 14])
     assert specs.get("transport.roce.adaptive_retx_min_base_timeout").source == "nvidia-adaptive-retx"
@@ -99,7 +99,7 @@ def test_adaptive_retransmission_makes_lossy_incast_cost_little():
     lossless = rows[0].lossless.completion_time_s
     assert lossless == pytest.approx(42e-6, rel=0.01) and rows[0].lossless.retransmitted_packets == 0
     assert rows[0].ratio < 1.2 and rows[1].ratio < 1.4     # adaptive: tens of per cent
-    assert rows[3].ratio > 1000                             # the configured ceiling: the old headline
+    assert rows[3].ratio > 1000                             # the configured 67.1 ms: the old headline
     assert "x the lossless" in str(rows[0])
     with pytest.raises(ValueError, match="timeouts_s"):
         ie.incast_by_timeout(timeouts_s=())
