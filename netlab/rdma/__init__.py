@@ -62,6 +62,7 @@ class Endpoint:
 def endpoint(fabric: Fabric, host: str, max_send_wr: int = 128) -> Endpoint:
     """Open ``host``'s device and create a PD, two CQs and an RC QP (in RESET) whose send queue
     holds ``max_send_wr`` requests."""
+    max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
     ctx = fabric.open_device(host)
     pd = ctx.alloc_pd()
     send_cq, recv_cq = ctx.create_cq(), ctx.create_cq()
