@@ -1,48 +1,35 @@
-// Kernel-free exercise checking (netlab.exercises.NumericExercise): the same
-// verdicts as NumericExercise.check, computed in the browser. Every table and
-// regular expression here has a twin in netlab/exercises.py; the tests run both
-// on one table of cases (tests/data/exercise_cases.json) and on every exercise
-// of the built book, and require the same message.
+// Kernel-free exercise checking (netlab.exercises.NumericExercise): the verdicts of
+// NumericExercise.check, computed in the browser. This file holds only the reader of typed
+// answers and the rules of the verdict. Its tables (units, quantities, messages) are those of
+// netlab/exercises.py, which every exercise form carries as JSON (a script element of class
+// netlab-exercise-tables); the slips that apply come in the form's data-spec. The reader's
+// regular expressions have twins in exercises.py; the tests run both on a table of cases
+// (tests/data/exercise_cases.json), on random text and on every exercise of the built book, and
+// require the same message.
 (function () {
   "use strict";
 
-  var QUANTITIES = {
-    data: "a data size", rate: "a data rate", time: "a time", power: "a power",
-    energy_per_bit: "an energy per bit", percent: "a percentage", db: "a level in decibels",
-    db_ratio: "a plain ratio (a factor)", ratio: "a plain ratio (a factor)", count: "a count"
-  };
+  var TABLES = null;
 
-  function dataUnits(units) {
-    var dec = [["", 1], ["K", 1e3], ["k", 1e3], ["M", 1e6], ["G", 1e9], ["T", 1e12], ["P", 1e15]];
-    var bin = [["Ki", 1024], ["Mi", 1048576], ["Gi", 1073741824], ["Ti", 1099511627776]];
-    dec.concat(bin).forEach(function (p) {
-      var prefix = p[0], scale = p[1], binary = prefix.length === 2;
-      units[prefix + "B"] = ["data", 8 * scale];
-      units[prefix + "B/s"] = ["rate", 8 * scale];
-      if (!binary) {
-        ["b", "bit"].forEach(function (bit) {
-          units[prefix + bit] = ["data", scale];
-          units[prefix + bit + "/s"] = ["rate", scale];
-        });
-        units[prefix + "bps"] = ["rate", scale];
-      }
-    });
-    [["bit", 1], ["bits", 1], ["byte", 8], ["bytes", 8]].forEach(function (w) { units[w[0]] = ["data", w[1]]; });
-    return units;
+  // The checker's tables, read once from the page (every form carries the same copy).
+  function tables() {
+    if (TABLES === null) {
+      TABLES = JSON.parse(document.querySelector("script.netlab-exercise-tables").textContent);
+    }
+    return TABLES;
   }
 
-  var UNITS = dataUnits({});
-  [["ps", "time", 1e-12], ["ns", "time", 1e-9], ["us", "time", 1e-6], ["\u00b5s", "time", 1e-6],
-   ["\u03bcs", "time", 1e-6], ["ms", "time", 1e-3], ["s", "time", 1], ["sec", "time", 1],
-   ["min", "time", 60], ["h", "time", 3600], ["hour", "time", 3600], ["hours", "time", 3600],
-   ["day", "time", 86400], ["days", "time", 86400],
-   ["mW", "power", 1e-3], ["W", "power", 1], ["kW", "power", 1e3], ["KW", "power", 1e3],
-   ["MW", "power", 1e6], ["GW", "power", 1e9],
-   ["fJ/bit", "energy_per_bit", 1e-15], ["pJ/bit", "energy_per_bit", 1e-12], ["nJ/bit", "energy_per_bit", 1e-9],
-   ["fJ/b", "energy_per_bit", 1e-15], ["pJ/b", "energy_per_bit", 1e-12], ["nJ/b", "energy_per_bit", 1e-9],
-   ["%", "percent", 1], ["percent", "percent", 1], ["dB", "db", 1],
-   ["x", "ratio", 1], ["\u00d7", "ratio", 1], ["times", "ratio", 1]
-  ].forEach(function (u) { UNITS[u[0]] = [u[1], u[2]]; });
+  function fill(template, fields) {
+    return template.replace(/\{(\w+)\}/g, function (_, name) { return fields[name]; });
+  }
+
+  // The message `name` with its fields filled in, as netlab.exercises._say (str.format) does.
+  function say(name, unit, fields) {
+    var all = {unit: unit}, phrases = tables().unit_phrases;
+    Object.keys(phrases).forEach(function (k) { all[k] = unit ? fill(phrases[k], all) : ""; });
+    Object.keys(fields || {}).forEach(function (k) { all[k] = fields[k]; });
+    return fill(tables().messages[name], all);
+  }
 
   var SPACES = /^[ \t\n\r\u00a0\u2009\u202f]+|[ \t\n\r\u00a0\u2009\u202f]+$/g;
   var NUMBER = new RegExp(
@@ -131,92 +118,78 @@
 
   function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 
-  // [scale, ""] (typed unit in exercise units) or [null, why not].
+  // [scale, ""] (typed unit in exercise units) or [null, why not], as netlab.exercises._unit_scale.
   function unitScale(text, spec) {
-    var unit = spec.unit, kind = spec.quantity, wanted = unit ? " in " + unit : "";
-    if (text === unit || (unit && !has(UNITS, unit) && sameWord(text, unit))) { return [1, ""]; }
-    var match = has(UNITS, text) ? UNITS[text] : null;
+    var unit = spec.unit, kind = spec.quantity, units = tables().units;
+    if (text === unit || (unit && !has(units, unit) && sameWord(text, unit))) { return [1, ""]; }
+    var match = has(units, text) ? units[text] : null;
     if (match === null) {
-      var found = Object.keys(UNITS).filter(function (u) { return u.toLowerCase() === text.toLowerCase(); }).sort();
+      var found = Object.keys(units).filter(function (u) { return u.toLowerCase() === text.toLowerCase(); }).sort();
       var kinds = {}, values = {};
-      found.forEach(function (u) { kinds[UNITS[u][0]] = true; values[UNITS[u][0] + " " + UNITS[u][1]] = true; });
-      if (Object.keys(kinds).length === 1 && UNITS[found[0]][0] !== kind) {
-        match = UNITS[found[0]];
+      found.forEach(function (u) { kinds[units[u][0]] = true; values[units[u][0] + " " + units[u][1]] = true; });
+      if (Object.keys(kinds).length === 1 && units[found[0]][0] !== kind) {
+        match = units[found[0]];
       } else if (Object.keys(values).length > 1) {
-        return [null, "Is \u201c" + text + "\u201d " + found.join(" or ") + "? Case matters: B is a byte and b a bit, " +
-          "M is mega and m milli. Give your answer" + wanted + "."];
+        return [null, say("ambiguous_unit", unit, {text: text, choices: found.join(tables().messages.or)})];
       } else {
-        match = found.length ? UNITS[found[0]] : null;
+        match = found.length ? units[found[0]] : null;
       }
     }
-    if (match === null) {
-      return [null, "I could not read the unit \u201c" + text + "\u201d. Give a number" + wanted +
-        ", optionally followed by its unit."];
-    }
+    if (match === null) { return [null, say("unknown_unit", unit, {text: text})]; }
     var typedKind = match[0], typedScale = match[1];
     if (typedKind !== kind && !(typedKind === "ratio" && (kind === "db_ratio" || kind === "count"))) {
-      return [null, "\u201c" + text + "\u201d is " + QUANTITIES[typedKind] + ", but this answer is " +
-        QUANTITIES[kind] + (unit ? " (in " + unit + ")" : "") + ". Check what the question asks for."];
+      var quantities = tables().quantities;
+      return [null, say("wrong_kind", unit, {text: text, typed_quantity: quantities[typedKind],
+                                             quantity: quantities[kind]})];
     }
     return [spec.scale === null || spec.scale === undefined ? 1 : typedScale / spec.scale, ""];
   }
 
   // {value, problem, converted, comma}, as netlab.exercises.read_answer.
   function read(value, spec) {
-    var unit = spec.unit, wanted = unit ? " in " + unit : "";
-    var text = strip(String(value));
-    if (text === "") { return {value: null, problem: "Please type your answer first: a number" + wanted + "."}; }
+    var unit = spec.unit, text = strip(String(value));
+    if (text === "") { return {value: null, problem: say("empty", unit)}; }
     var m = NUMBER.exec(text);
-    if (m === null) {
-      return {value: null, problem: "Please give a number" + wanted + " (for example 12.5, 1,250 or 3.2e-6), got \u201c" +
-        text + "\u201d."};
-    }
+    if (m === null) { return {value: null, problem: say("not_a_number", unit, {text: text})}; }
     var sign = m[1], body = m[2], exponent = (m[3] || m[4] || "0").replace("\u2212", "-");
     var digits = readNumber(body);
-    if (digits === null) {
-      return {value: null, problem: "I could not read \u201c" + body + "\u201d as a number: group thousands by 3 digits " +
-        "(1,250,000 or 1 250 000) and use one decimal point or comma (1250.5)."};
-    }
+    if (digits === null) { return {value: null, problem: say("bad_grouping", unit, {body: body})}; }
     var x = Number((sign === "-" || sign === "\u2212" ? "-" : "") + digits + "e" + exponent);
-    if (!isFinite(x)) { return {value: null, problem: "That number is too large to be the answer: give it" + wanted + "."}; }
-    var comma = count(body, ",") === 1 && body.indexOf(".") < 0 ? "\u201c" + body + "\u201d as " + digits : "";
+    if (!isFinite(x)) { return {value: null, problem: say("huge", unit)}; }
+    var comma = count(body, ",") === 1 && body.indexOf(".") < 0 ? say("comma", unit, {body: body, digits: digits}) : "";
     var rest = strip(text.slice(m[0].length));
     if (!rest) { return {value: x, problem: "", converted: "", comma: comma}; }
     var scaled = unitScale(rest, spec);
     if (scaled[0] === null) { return {value: null, problem: scaled[1]}; }
     if (scaled[0] === 1) { return {value: x, problem: "", converted: "", comma: comma}; }
     x = x * scaled[0];
-    return {value: x, problem: "", comma: comma,
-            converted: strip(text.slice(0, m[0].length)) + " " + rest + " = " + fmt(x, 6) + " " + unit + ". "};
+    return {value: x, problem: "", comma: comma, converted: say("converted", unit,
+      {number: strip(text.slice(0, m[0].length)), typed_unit: rest, value: fmt(x, 6)})};
   }
 
   // [correct, message], as netlab.exercises._judge.
   function judge(given, spec) {
-    var ratio = given / spec.answer, tol = spec.rel_tol;
-    if (Math.abs(ratio - 1) <= tol) {
-      return [true, ("Correct: " + fmt(spec.answer) + " " + spec.unit).replace(/\s+$/, "") + "."];
-    }
-    if (ratio === 0) { return [false, "Not yet: the answer is not zero."]; }
-    if (ratio < 0) { return [false, "Not yet: the sign is wrong."]; }
+    var ratio = given / spec.answer, unit = spec.unit;
+    if (Math.abs(ratio - 1) <= spec.rel_tol) { return [true, say("correct", unit, {answer: fmt(spec.answer)})]; }
+    if (ratio === 0) { return [false, say("zero", unit)]; }
+    if (ratio < 0) { return [false, say("sign", unit)]; }
     for (var i = 0; i < spec.slips.length; i++) {
       var slip = spec.slips[i];
       if (has(slip, "value")) {
-        if (Math.abs(given / slip.value - 1) <= slip.tol) { return [false, "Not yet: " + slip.text]; }
+        if (Math.abs(given / slip.value - 1) <= slip.tol) { return [false, say("named_value", unit, {text: slip.text})]; }
         continue;
       }
-      var cases = [[slip.factor, "large"], [1 / slip.factor, "small"]];
+      var cases = [[slip.factor, "slip_large"], [1 / slip.factor, "slip_small"]];
       for (var j = 0; j < 2; j++) {
         if (Math.abs(ratio / cases[j][0] - 1) <= slip.tol) {
-          return [false, "Not yet: your answer is " + fmt(slip.factor) + "x too " + cases[j][1] + ". " + slip.text];
+          return [false, say(cases[j][1], unit, {factor: fmt(slip.factor), text: slip.text})];
         }
       }
     }
-    if (Math.abs(ratio - 1) <= 0.1) {
-      return [false, "Close, but outside the tolerance (\u00b1" + fmt(100 * tol, 3) + " %): check rounding " +
-        "and any term you left out."];
+    if (Math.abs(ratio - 1) <= tables().close_band) {
+      return [false, say("close", unit, {tol: fmt(100 * spec.rel_tol, 3)})];
     }
-    return [false, "Not yet: your answer is too " + (ratio > 1 ? "high" : "low") + " (by a factor of " +
-      fmt(Math.max(ratio, 1 / ratio), 3) + "). Re-read the units of each input."];
+    return [false, say(ratio > 1 ? "too_high" : "too_low", unit, {factor: fmt(Math.max(ratio, 1 / ratio), 3)})];
   }
 
   // [correct, message] for a typed answer, as netlab.exercises.check_spec.
@@ -224,7 +197,7 @@
     var reading = read(value, spec);
     if (reading.value === null) { return [false, reading.problem]; }
     var v = judge(reading.value, spec), message = reading.converted + v[1];
-    if (reading.comma && !v[0]) { message += " (I read " + reading.comma + ".)"; }
+    if (reading.comma && !v[0]) { message += say("comma_note", spec.unit, {comma: reading.comma}); }
     return [v[0], message];
   }
 
@@ -248,7 +221,7 @@
 
   function setUpAll() { document.querySelectorAll(".netlab-exercise").forEach(setUp); }
 
-  window.netlabExercise = {verdict: verdict, read: read, judge: judge, fmt: fmt, UNITS: UNITS, QUANTITIES: QUANTITIES};
+  window.netlabExercise = {verdict: verdict, read: read, judge: judge, fmt: fmt, tables: tables};
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUpAll);

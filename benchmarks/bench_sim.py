@@ -196,7 +196,7 @@ import time
 import tracemalloc
 
 from netlab.sim import PFC, Lossy, single_switch
-from netlab.sim.loadbalance import _flows, run_pattern
+from netlab.fabric.experiments import _flows, run_pattern
 from netlab.uet.experiments import incast
 
 RATE = 100e9

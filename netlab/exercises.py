@@ -41,7 +41,10 @@ Typed answers are read as follows (the browser checker reads them the same way):
 
 In a notebook, an exercise displays a small form (an input and a Check button)
 that runs the same checks in the browser, so it also works on the static site
-without a kernel (``_static/netlab-exercise.js``).
+without a kernel (``_static/netlab-exercise.js``). The tables are written once, here:
+:data:`UNITS`, :data:`QUANTITIES` and :data:`MESSAGES` travel with each form as JSON
+(:func:`checker_tables`), and the slips that apply in its ``data-spec``
+(:meth:`NumericExercise.spec`); the script holds only the reader and the rules.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ from netlab import validate
 _CHECKER_JS = Path(__file__).resolve().parents[1] / "_static" / "netlab-exercise.js"
 
 # ---------------------------------------------------------------------------------------------
-# Quantities and units.  The same tables are in _static/netlab-exercise.js (a test compares them).
+# Quantities and units.  The browser reads these tables from the page (checker_tables).
 
 QUANTITIES: dict[str, str] = {      # kind -> how a message names it
     "data": "a data size",
@@ -108,6 +111,64 @@ UNITS: dict[str, tuple[str, float]] = {
     "dB": ("db", 1.0),
     "x": ("ratio", 1.0), "\u00d7": ("ratio", 1.0), "times": ("ratio", 1.0),
 }
+
+
+# Every message the checker gives, with its {fields}. The browser fills the same templates (each form
+# carries them as JSON), so a wording changed here changes in both. A field is a plain name, nothing more.
+MESSAGES: dict[str, str] = {
+    # reading the typed text
+    "empty": "Please type your answer first: a number{in_unit}.",
+    "not_a_number": "Please give a number{in_unit} (for example 12.5, 1,250 or 3.2e-6), got “{text}”.",
+    "bad_grouping": "I could not read “{body}” as a number: group thousands by 3 digits "
+                    "(1,250,000 or 1 250 000) and use one decimal point or comma (1250.5).",
+    "huge": "That number is too large to be the answer: give it{in_unit}.",
+    "unknown_unit": "I could not read the unit “{text}”. Give a number{in_unit}, optionally followed by its unit.",
+    "ambiguous_unit": "Is “{text}” {choices}? Case matters: B is a byte and b a bit, M is mega and m milli. "
+                      "Give your answer{in_unit}.",
+    "or": " or ",                                 # between the choices of ambiguous_unit
+    "wrong_kind": "“{text}” is {typed_quantity}, but this answer is {quantity}{paren_unit}. "
+                  "Check what the question asks for.",
+    "converted": "{number} {typed_unit} = {value} {unit}. ",     # value to 6 digits: an equation
+    "comma": "“{body}” as {digits}",
+    "comma_note": " (I read {comma}.)",
+    # judging the number read
+    "correct": "Correct: {answer}{space_unit}.",
+    "zero": "Not yet: the answer is not zero.",
+    "sign": "Not yet: the sign is wrong.",
+    "named_value": "Not yet: {text}",
+    "slip_large": "Not yet: your answer is {factor}x too large. {text}",
+    "slip_small": "Not yet: your answer is {factor}x too small. {text}",
+    "close": "Close, but outside the tolerance (±{tol} %): check rounding and any term you left out.",
+    "too_high": "Not yet: your answer is too high (by a factor of {factor}). Re-read the units of each input.",
+    "too_low": "Not yet: your answer is too low (by a factor of {factor}). Re-read the units of each input.",
+    # a Python value that is not text (only a notebook can pass one)
+    "not_a_value": "Please give a number{in_unit}, got {value}.",
+    "not_finite": "Please give a finite number{in_unit}, got {value}.",
+}
+# Fields every message may use: phrases naming the exercise's unit, empty when it has none.
+UNIT_PHRASES: dict[str, str] = {"in_unit": " in {unit}", "paren_unit": " (in {unit})", "space_unit": " {unit}"}
+CLOSE_BAND = 0.1          # a wrong answer within 10 % is called close
+
+
+def checker_tables() -> dict:
+    """The tables the browser checker reads (JSON-ready): units, quantities, messages.
+
+    Each exercise form carries them in a ``<script type="application/json"
+    class="netlab-exercise-tables">``, so a page works offline and from disk.
+    """
+    return {"units": {u: [kind, scale] for u, (kind, scale) in UNITS.items()}, "quantities": QUANTITIES,
+            "messages": MESSAGES, "unit_phrases": UNIT_PHRASES, "close_band": CLOSE_BAND}
+
+
+def _tables_script() -> str:
+    text = json.dumps(checker_tables(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return f'<script type="application/json" class="netlab-exercise-tables">{text}</script>'
+
+
+def _say(name: str, unit: str, **fields: str) -> str:
+    """The message ``name`` with its fields filled in (the unit phrases from ``unit``)."""
+    phrases = {k: (p.format(unit=unit) if unit else "") for k, p in UNIT_PHRASES.items()}
+    return MESSAGES[name].format(unit=unit, **phrases, **fields)
 
 
 def quantity_of(unit: str) -> str:
@@ -251,7 +312,7 @@ class NumericExercise:
             f'autocomplete="off"> <button type="button" class="netlab-exercise-check">Check</button>'
             f'<p class="netlab-exercise-feedback" aria-live="polite"></p>'
             f'<p class="netlab-exercise-note">Checked in your browser; in a running notebook you can '
-            f'also call <code>.check(value)</code> on the exercise.</p></div>'
+            f'also call <code>.check(value)</code> on the exercise.</p>{_tables_script()}</div>'
             + _live_script()
         )
 
@@ -439,7 +500,6 @@ def _same_word(text: str, unit: str) -> bool:
 def _unit_scale(text: str, spec: dict) -> tuple[float | None, str]:
     """How many of the exercise's units one typed ``text`` unit is, or None and why it cannot be used."""
     unit, kind = spec["unit"], spec["quantity"]
-    wanted = f" in {unit}" if unit else ""
     if text == unit or (unit and unit not in UNITS and _same_word(text, unit)):
         return 1.0, ""
     match = UNITS.get(text)
@@ -448,16 +508,15 @@ def _unit_scale(text: str, spec: dict) -> tuple[float | None, str]:
         if len({UNITS[u][0] for u in found}) == 1 and UNITS[found[0]][0] != kind:
             match = UNITS[found[0]]           # "mb" for a time: wrong kind whichever is meant
         elif len({UNITS[u] for u in found}) > 1:
-            return None, (f"Is “{text}” {' or '.join(found)}? Case matters: B is a byte and b a bit, "
-                          f"M is mega and m milli. Give your answer{wanted}.")
+            return None, _say("ambiguous_unit", unit, text=text, choices=MESSAGES["or"].join(found))
         else:
             match = UNITS[found[0]] if found else None
     if match is None:
-        return None, f"I could not read the unit “{text}”. Give a number{wanted}, optionally followed by its unit."
+        return None, _say("unknown_unit", unit, text=text)
     typed_kind, typed_scale = match
     if typed_kind != kind and not (typed_kind == "ratio" and kind in ("db_ratio", "count")):
-        return None, (f"“{text}” is {QUANTITIES[typed_kind]}, but this answer is {QUANTITIES[kind]}"
-                      f"{' (in ' + unit + ')' if unit else ''}. Check what the question asks for.")
+        return None, _say("wrong_kind", unit, text=text, typed_quantity=QUANTITIES[typed_kind],
+                          quantity=QUANTITIES[kind])
     return (1.0 if spec.get("scale") is None else typed_scale / spec["scale"]), ""
 
 
@@ -474,31 +533,29 @@ class Reading:
 def read_answer(value, spec: dict) -> Reading:
     """Read ``value`` (a number, or text with an optional unit) for the exercise of ``spec``."""
     unit = spec["unit"]
-    wanted = f" in {unit}" if unit else ""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
-        return Reading(None, f"Please give a number{wanted}, got {value!r}.")
+        return Reading(None, _say("not_a_value", unit, value=repr(value)))
     if not isinstance(value, str):
         try:
             x = float(value)
         except OverflowError:
             x = math.inf
-        return Reading(x) if math.isfinite(x) else Reading(None, f"Please give a finite number{wanted}, got {value!r}.")
+        return Reading(x) if math.isfinite(x) else Reading(None, _say("not_finite", unit, value=repr(value)))
     text = value.strip(_SPACES)
     if text == "":
-        return Reading(None, f"Please type your answer first: a number{wanted}.")
+        return Reading(None, _say("empty", unit))
     m = _NUMBER.match(text)
     if m is None:
-        return Reading(None, f"Please give a number{wanted} (for example 12.5, 1,250 or 3.2e-6), got “{text}”.")
+        return Reading(None, _say("not_a_number", unit, text=text))
     sign, body, exp1, exp2 = m.groups()
     digits = _read_number(body)
     if digits is None:
-        return Reading(None, f"I could not read “{body}” as a number: group thousands by 3 digits "
-                             "(1,250,000 or 1 250 000) and use one decimal point or comma (1250.5).")
+        return Reading(None, _say("bad_grouping", unit, body=body))
     exponent = (exp1 or exp2 or "0").replace("−", "-")
     x = float(("-" if sign in ("-", "−") else "") + digits + "e" + exponent)
     if not math.isfinite(x):
-        return Reading(None, f"That number is too large to be the answer: give it{wanted}.")
-    comma = f"“{body}” as {digits}" if body.count(",") == 1 and "." not in body else ""
+        return Reading(None, _say("huge", unit))
+    comma = _say("comma", unit, body=body, digits=digits) if body.count(",") == 1 and "." not in body else ""
     rest = text[m.end():].strip(_SPACES)
     if not rest:
         return Reading(x, comma=comma)
@@ -508,7 +565,8 @@ def read_answer(value, spec: dict) -> Reading:
     if scale == 1.0:
         return Reading(x, comma=comma)
     x = x * scale
-    return Reading(x, converted=f"{text[:m.end()].strip(_SPACES)} {rest} = {fmt(x, 6)} {unit}. ", comma=comma)
+    return Reading(x, converted=_say("converted", unit, number=text[:m.end()].strip(_SPACES), typed_unit=rest,
+                                     value=fmt(x, 6)), comma=comma)
 
 
 def check_spec(spec: dict, value) -> Feedback:
@@ -519,7 +577,7 @@ def check_spec(spec: dict, value) -> Feedback:
     verdict = _judge(reading.value, spec)
     message = reading.converted + verdict.message
     if reading.comma and not verdict.correct:
-        message += f" (I read {reading.comma}.)"
+        message += _say("comma_note", spec["unit"], comma=reading.comma)
     return Feedback(verdict.correct, message, verdict.ratio)
 
 
@@ -527,24 +585,22 @@ def _judge(given: float, spec: dict) -> Feedback:
     expected, rel_tol, unit = spec["answer"], spec["rel_tol"], spec["unit"]
     ratio = given / expected
     if abs(ratio - 1.0) <= rel_tol:
-        return Feedback(True, f"Correct: {fmt(expected)} {unit}".rstrip() + ".", ratio)
+        return Feedback(True, _say("correct", unit, answer=fmt(expected)), ratio)
     if ratio == 0:
-        return Feedback(False, "Not yet: the answer is not zero.", ratio)
+        return Feedback(False, _say("zero", unit), ratio)
     if ratio < 0:
-        return Feedback(False, "Not yet: the sign is wrong.", ratio)
+        return Feedback(False, _say("sign", unit), ratio)
     for slip in spec["slips"]:
         tol = slip["tol"]
         if "value" in slip:
             if abs(given / slip["value"] - 1.0) <= tol:
-                return Feedback(False, "Not yet: " + slip["text"], ratio)
+                return Feedback(False, _say("named_value", unit, text=slip["text"]), ratio)
             continue
         factor = slip["factor"]
-        for r, word in ((factor, "large"), (1.0 / factor, "small")):
+        for r, name in ((factor, "slip_large"), (1.0 / factor, "slip_small")):
             if abs(ratio / r - 1.0) <= tol:
-                return Feedback(False, f"Not yet: your answer is {fmt(factor)}x too {word}. {slip['text']}", ratio)
-    if abs(ratio - 1.0) <= 0.1:
-        return Feedback(False, f"Close, but outside the tolerance (±{fmt(100 * rel_tol, 3)} %): check rounding "
-                               "and any term you left out.", ratio)
-    direction = "high" if ratio > 1 else "low"
-    return Feedback(False, f"Not yet: your answer is too {direction} (by a factor of "
-                           f"{fmt(max(ratio, 1 / ratio), 3)}). Re-read the units of each input.", ratio)
+                return Feedback(False, _say(name, unit, factor=fmt(factor), text=slip["text"]), ratio)
+    if abs(ratio - 1.0) <= CLOSE_BAND:
+        return Feedback(False, _say("close", unit, tol=fmt(100 * rel_tol, 3)), ratio)
+    return Feedback(False, _say("too_high" if ratio > 1 else "too_low", unit, factor=fmt(max(ratio, 1 / ratio), 3)),
+                    ratio)

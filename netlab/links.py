@@ -47,7 +47,7 @@ def serialization_time(n_bytes: float, bandwidth_bps: float) -> float:
 
 
 def fiber_group_index() -> float:
-    """Group index of standard single-mode fibre at 1310 nm, from the registry (1.468)."""
+    """Group index of single-mode fibre at 1310 nm (1.469 at 1550 nm), from the registry."""
     return specs.value("fiber.smf.group_index")
 
 

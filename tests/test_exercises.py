@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -245,3 +246,89 @@ def test_a_converted_unit_is_echoed_as_a_true_equation():
     ex = exercises.numeric("ex", "time in ns", answer=327_680.0, unit="ns")
     message = ex.check("327.68 us").message
     assert message.startswith("327.68 us = 327680 ns.")
+
+
+# --- One source for the tables: Python's, carried by each form as JSON (issue 30) -------------
+
+CHECKER_JS = Path(__file__).resolve().parents[1] / "_static" / "netlab-exercise.js"
+TABLES_SCRIPT = re.compile(r'<script type="application/json" class="netlab-exercise-tables">(.*?)</script>', re.S)
+
+
+def _form_tables(form: str) -> dict:
+    found = TABLES_SCRIPT.findall(form)
+    assert len(found) == 1, f"{len(found)} tables scripts in the form"
+    return json.loads(found[0])
+
+
+def test_the_form_carries_pythons_tables_as_json():
+    form = exercises.numeric("ex-t", "q", answer=327.68, unit="ns")._repr_html_()
+    tables = _form_tables(form)
+    assert tables["units"] == {u: [kind, scale] for u, (kind, scale) in exercises.UNITS.items()}
+    assert tables["units"]["KiB"] == ["data", 8192.0] and tables["units"]["\u00b5s"] == ["time", 1e-6]
+    assert tables["quantities"] == exercises.QUANTITIES
+    assert tables["messages"] == exercises.MESSAGES and tables["unit_phrases"] == exercises.UNIT_PHRASES
+    assert tables["close_band"] == exercises.CLOSE_BAND
+    assert tables == json.loads(json.dumps(exercises.checker_tables()))
+    # inside the exercise's own element, so a notebook output or a page fragment carries it
+    assert form.index("netlab-exercise-tables") < form.index("</div>")
+
+
+def test_the_tables_json_cannot_end_its_script(monkeypatch):
+    monkeypatch.setitem(exercises.MESSAGES, "odd", "</script><script>alert(1)</script> <!-- x")
+    tables = _form_tables(exercises.numeric("ex-t", "q", answer=1.0)._repr_html_())
+    assert tables["messages"]["odd"] == "</script><script>alert(1)</script> <!-- x"
+
+
+def test_python_words_and_units_come_from_the_tables(monkeypatch):
+    # change a message, a unit phrase and add a unit: the checker's verdicts follow
+    ex = exercises.numeric("ex-t", "q", answer=327.68, unit="ns")
+    monkeypatch.setitem(exercises.MESSAGES, "sign", "Negative? Check the sign.")
+    monkeypatch.setitem(exercises.UNIT_PHRASES, "space_unit", " [{unit}]")
+    monkeypatch.setitem(exercises.UNITS, "fortnight", ("time", 1209600.0))
+    assert ex.check(-327.68).message == "Negative? Check the sign."
+    assert ex.check(327.68).message == "Correct: 327.7 [ns]."
+    assert ex.check("1 fortnight").message.startswith("1 fortnight = 1.2096e15 ns. Not yet")
+
+
+def test_every_message_field_is_a_plain_name():
+    # the browser fills {name} fields and nothing else: no format spec, conversion or index
+    import string
+
+    for name, template in {**exercises.MESSAGES, **exercises.UNIT_PHRASES}.items():
+        for _, field, spec, conversion in string.Formatter().parse(template):
+            if field is not None:
+                assert re.fullmatch(r"[a-z_]+", field) and not spec and conversion is None, (name, field)
+
+
+def _js_strings_and_numbers(source: str) -> tuple[set[str], set[float]]:
+    """The string literals (decoded) and the numbers written outside them, in the checker's JS."""
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("//"))
+    raw = re.findall(r'"((?:[^"\\\n]|\\.)*)"', code)
+    strings = {json.loads('"' + s.replace("\\'", "'") + '"') for s in raw}
+    outside = re.sub(r'"(?:[^"\\\n]|\\.)*"|/(?:[^/\\\n]|\\.)+/[gimsuy]*', " ", code)
+    numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?", outside)}
+    return strings, numbers
+
+
+def test_the_browser_script_has_no_table_of_its_own():
+    source = CHECKER_JS.read_text(encoding="utf-8")
+    strings, numbers = _js_strings_and_numbers(source)
+    assert "use strict" in strings and 0.0 in numbers          # the scan reads the file
+    # units: "s" is the reader's plural ending (sameWord: "GPUs" read as "gpu"), not a unit
+    assert strings & set(exercises.UNITS) <= {"s"}, strings & set(exercises.UNITS)
+    # scales, prefixes (a byte's scale / 8) and slip factors (2: large and small, 100: a percentage
+    # in a message, are the rules' own)
+    scales = {scale for _, scale in exercises.UNITS.values()}
+    scales |= {scale / 8 for scale in scales}
+    factors = {f for f, *_ in exercises._FACTOR_SLIPS} | {f for slips in exercises._CALENDAR.values() for f, *_ in slips}
+    tabled = numbers & ((scales | factors) - {1.0, 2.0, 100.0})
+    assert not tabled, tabled
+    # words: no quantity's name, no message's text, no slip's explanation, even in a comment
+    words = list(exercises.QUANTITIES.values())
+    words += [part.strip() for t in exercises.MESSAGES.values() for part in re.split(r"\{\w+\}", t)]
+    for _, _, _, text in exercises._FACTOR_SLIPS:
+        words += [text] if isinstance(text, str) else list(text.values())
+    words += [text for slips in exercises._CALENDAR.values() for *_, text in slips]
+    words += [text for kind, answer in (("db_ratio", 63.1), ("db", 18.0)) for _, text in exercises._value_slips(answer, kind)]
+    found = [w for w in words if len(w) >= 6 and w in source]
+    assert not found, found

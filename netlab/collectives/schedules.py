@@ -13,6 +13,7 @@ all-gather) {cite:p}`patarasuk-yuan-2009`; pairwise all-to-all; recursive
 halving-doubling (Rabenseifner's all-reduce, with the usual fix-up for a rank count
 that is not a power of two) {cite:p}`thakur-collectives-2005`; hierarchical
 all-reduce (inside each scale-up domain, then across domains, then inside again);
+multi-ring all-reduce (one ring per NIC side by side, as NCCL's channels run);
 and in-network reduction (SHARP), where node ``world_size`` is the switch
 {cite:p}`graham-sharp-2016`. Tree all-reduces are in ``netlab.collectives.trees``.
 
@@ -221,6 +222,29 @@ def hierarchical_all_reduce(domain_size: int, n_domains: int) -> Schedule:
         across.append(_ring_reduce_scatter_steps(ranks, pieces) + _ring_all_gather_steps(ranks, pieces))
     inside_ag = _merge(*[_ring_all_gather_steps(ranks, shards) for ranks in domains])
     return _make("hierarchical", "all_reduce", d * m, d * m, inside_rs + _merge(*across) + inside_ag)
+
+
+def multi_ring_all_reduce(domain_size: int, n_domains: int) -> Schedule:
+    """``domain_size`` ring all-reduces side by side, one per NIC, each on ``1/domain_size``
+    of the buffer: how NCCL runs a flat all-reduce across nodes (one channel per NIC).
+
+    Rank ``r = domain * domain_size + local``. Ring ``k`` enters every domain at local rank
+    ``k+1``, walks its ranks over the scale-up links and leaves at local rank ``k`` for the
+    next domain, so ring ``k`` alone uses rank ``k``'s NIC to send: every NIC carries one ring
+    while each scale-up port carries the other ``domain_size - 1``. Each ring has
+    ``2(n-1)`` steps of ``N / (domain_size n)`` bytes, all rings in the same steps.
+    """
+    d = validate.integer("domain_size", domain_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
+    m = validate.integer("n_domains", n_domains, minimum=1, maximum=MAX_SCHEDULE_RANKS // d, why=_WHY)
+    n = d * m
+    if d * n * 2 * (n - 1) > MAX_TRANSFERS * 16:
+        raise ValueError(f"domain_size x n_domains = {n} ranks in {d} rings list too many transfers; {_WHY}")
+    rings = []
+    for k in range(d):
+        ranks = [dom * d + (k + 1 + i) % d for dom in range(m) for i in range(d)]
+        groups = [(k * n + c,) for c in range(n)]
+        rings.append(_ring_reduce_scatter_steps(ranks, groups) + _ring_all_gather_steps(ranks, groups))
+    return _make("multi-ring", "all_reduce", n, d * n, _merge(*rings))
 
 
 def in_network_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:

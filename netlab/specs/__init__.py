@@ -17,18 +17,7 @@ much weight the figure bears, and the grade the project's fact sheet gives the
 source (P primary, S secondary, D derived, U unconfirmed; ``-`` for netlab's own
 assumptions, whose source key is ``netlab-assumptions``).
 
-Statuses:
-
-``standard``      fixed by a published standard (IEEE, IBTA, PCI-SIG)
-``shipping``      a datasheet or manual figure of a product that ships
-``measured``      a published measurement
-``simulated``     a published simulation result (a paper's model, not a measurement)
-``announced``     announced by the vendor; not yet shipping when the source was written
-``vendor claim``  a performance claim by a vendor, not independently checked
-``estimate``      a third-party estimate (prices, analysts)
-``derived``       arithmetic on other entries; the formula is in ``note``
-``assumption``    a modelling assumption of netlab's, stated so a reader can change it
-``unconfirmed``   no source found; shown only with this label, never as published
+Statuses (:data:`STATUS_MEANINGS` says what each means; the registry appendix prints it).
 
 The entries live in small data modules, one per domain (``link_rates``, ``gpus``,
 ...), so that a chapter adding figures touches only its own file.
@@ -40,10 +29,20 @@ from dataclasses import dataclass
 import importlib
 import pkgutil
 
-STATUSES = (
-    "standard", "shipping", "measured", "simulated", "announced", "vendor claim",
-    "estimate", "derived", "assumption", "unconfirmed",
-)
+STATUS_MEANINGS = {
+    "standard": "fixed by a published standard or specification (IEEE, IBTA, PCI-SIG, ITU-T, or an "
+                "industry multi-source agreement's specification)",
+    "shipping": "a datasheet or manual figure of a product that ships",
+    "measured": "a published measurement",
+    "simulated": "a published simulation result (a paper's model, not a measurement)",
+    "announced": "announced by the vendor; not yet shipping when the source was written",
+    "vendor claim": "a performance claim by a vendor, not independently checked",
+    "estimate": "a third-party estimate (prices, analysts)",
+    "derived": "arithmetic on other entries; the formula is in the note",
+    "assumption": "a modelling assumption of netlab's, stated so a reader can change it",
+    "unconfirmed": "no source found; shown only with this label, never as published",
+}
+STATUSES = tuple(STATUS_MEANINGS)
 GRADES = ("P", "S", "D", "U", "-")
 
 

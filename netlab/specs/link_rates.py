@@ -97,7 +97,8 @@ for gen, gpu, gbyte_s, links, source, year, grade in _NVLINK:
              source, year, "shipping", grade, published=f"{gbyte_s:g} GB/s bidirectional"),
         Spec(f"nvlink.{gen}.per_gpu", gbyte_s / 2 * GBps, "bit/s",
              f"NVLink {gen} ({gpu}) per GPU, one direction",
-             "nccl-issue-1442", year, "derived", "D", published=f"{gbyte_s / 2:g} GB/s per direction",
-             note="Half the bidirectional figure: '900 GB/s is the sum of both directions' "
-                  "(NCCL maintainer)."),
+             source, year, "derived", "D", published=f"{gbyte_s / 2:g} GB/s per direction",
+             note="Half the bidirectional figure of the same source: NVIDIA's NVLink figures add both "
+                  "directions, as an NCCL maintainer confirms for the H100 ('900 GB/s is the sum of both "
+                  "directions', nccl-issue-1442)."),
     )

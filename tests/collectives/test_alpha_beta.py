@@ -191,3 +191,12 @@ def test_huge_world_sizes_are_refused_at_once():
         cc.ring_all_reduce_time(1e6, 10 ** 16, 1e-6, 4e11)
     assert cc.ring_all_reduce_time(1e6, 10 ** 12, 1e-6, 4e11).time_s > 0
     assert time.perf_counter() - start < 5.0     # refused at once, not after minutes (loaded CI: slack)
+
+
+def test_ring_tree_crossover_with_consistent_protocol_pairs():
+    # Review 2026-12-05 L4: S* = alpha B / 8 x ((n-1) - lvl) / (lvl - (n-1)/n), B in bit/s.
+    # 8 ranks, lvl = 3: factor 4 / 2.125. LL: alpha 0.6 us at half of 3.6 Tb/s -> 254 KB;
+    # Simple: alpha 3.4 us at 3.6 Tb/s -> 2.88 MB; the page's 508 KB mixes LL's alpha with B.
+    assert cc.ring_tree_crossover_bytes(8, 0.6e-6, 3.6e12) == pytest.approx(0.6e-6 * 3.6e12 / 8 * 4 / 2.125)
+    assert cc.ring_tree_crossover_bytes(8, 0.6e-6, 1.8e12) == pytest.approx(254.1e3, rel=1e-3)
+    assert cc.ring_tree_crossover_bytes(8, 3.4e-6, 3.6e12) == pytest.approx(2.88e6, rel=1e-3)

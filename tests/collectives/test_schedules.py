@@ -15,6 +15,7 @@ API = {
     coll.all_to_all: dict(world_size=4),
     coll.halving_doubling_all_reduce: dict(world_size=6),
     coll.hierarchical_all_reduce: dict(domain_size=4, n_domains=2),
+    coll.multi_ring_all_reduce: dict(domain_size=4, n_domains=2),
     coll.in_network_all_reduce: dict(world_size=4, n_pipeline_chunks=2),
     trees.binomial_parents: dict(world_size=5),
     trees.binary_tree_parents: dict(world_size=5),
@@ -64,6 +65,15 @@ def test_all_reduce_equals_numpy_sum(algorithm, n, length, dtype, seed):
     xs = _inputs(n, length, dtype, seed)
     for out in coll.execute(ALL_REDUCES[algorithm](n), xs):
         assert out.dtype == xs[0].dtype
+        np.testing.assert_array_equal(out, _sum(xs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(domain_size=st.integers(1, 5), n_domains=st.integers(1, 5), length=st.integers(0, 40),
+       dtype=st.sampled_from(DTYPES), seed=st.integers(0, 2**32 - 1))
+def test_multi_ring_all_reduce_equals_numpy_sum(domain_size, n_domains, length, dtype, seed):
+    xs = _inputs(domain_size * n_domains, length, dtype, seed)
+    for out in coll.execute(coll.multi_ring_all_reduce(domain_size, n_domains), xs):
         np.testing.assert_array_equal(out, _sum(xs))
 
 

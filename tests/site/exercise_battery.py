@@ -1,7 +1,7 @@
 """Every exercise of the built book, and the answers a student tries on it.
 
 The exercises are read from the built site (each ``.netlab-exercise`` element carries its
-``data-spec``), so no notebook is executed again. For each one, :func:`battery` lists typed
+``data-spec`` and the checker's tables as JSON), so no notebook is executed again. For each one, :func:`battery` lists typed
 answers: the right one, the same in another unit, the classic slips (x8, x1000, x2, x1.024,
 the decibel voltage formula), a unit of the wrong kind and a random wrong number.
 :func:`problems` says what is wrong with a verdict. Which slip a quantity can make is
@@ -37,26 +37,42 @@ class SiteExercise:
     key: str
     spec: dict
     cell_classes: tuple[str, ...]    # classes of the enclosing <div>s, innermost first
+    tables: dict | None = None       # the checker's tables the form carries (None: it carries none)
 
 
 class _Finder(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.stack: list[str] = []
-        self.found: list[tuple[str, str, tuple[str, ...]]] = []
+        self.found: list[dict] = []
+        self.depth = -1                  # depth of the exercise <div> being read, -1 outside one
+        self.tables: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
-        if tag != "div":
-            return
         a = dict(attrs)
         classes = a.get("class") or ""
+        if tag == "script" and self.depth >= 0 and "netlab-exercise-tables" in classes.split():
+            self.tables = []
+        if tag != "div":
+            return
         if "netlab-exercise" in classes.split():
-            self.found.append((a.get("data-key", ""), a.get("data-spec", ""), tuple(reversed(self.stack))))
+            self.found.append({"key": a.get("data-key", ""), "spec": a.get("data-spec", ""),
+                               "classes": tuple(reversed(self.stack)), "tables": None})
+            self.depth = len(self.stack)
         self.stack.append(classes)
 
+    def handle_data(self, data):
+        if self.tables is not None:
+            self.tables.append(data)
+
     def handle_endtag(self, tag):
+        if tag == "script" and self.tables is not None:
+            self.found[-1]["tables"] = "".join(self.tables)
+            self.tables = None
         if tag == "div" and self.stack:
             self.stack.pop()
+            if len(self.stack) == self.depth:
+                self.depth = -1
 
 
 def site_exercises(root: Path) -> list[SiteExercise]:
@@ -68,8 +84,9 @@ def site_exercises(root: Path) -> list[SiteExercise]:
             continue
         finder = _Finder()
         finder.feed(text)
-        for key, spec, classes in finder.found:
-            out.append(SiteExercise(page, key, json.loads(html.unescape(spec)), classes))
+        for f in finder.found:
+            tables = json.loads(f["tables"]) if f["tables"] is not None else None
+            out.append(SiteExercise(page, f["key"], json.loads(html.unescape(f["spec"])), f["classes"], tables))
     return out
 
 

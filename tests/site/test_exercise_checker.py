@@ -7,6 +7,7 @@ the answers of :mod:`tests.site.exercise_battery`. Each message must equal Pytho
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 
@@ -67,10 +68,40 @@ def test_browser_agrees_with_python_on_the_shared_table(checker_page):
     assert not disagree, "\n".join(disagree)
 
 
-def test_browser_unit_table_is_pythons(checker_page):
-    units = checker_page.evaluate("() => window.netlabExercise.UNITS")
-    assert units == {u: list(v) for u, v in exercises.UNITS.items()}
-    assert checker_page.evaluate("() => window.netlabExercise.QUANTITIES") == exercises.QUANTITIES
+def test_browser_reads_pythons_tables_from_the_page(checker_page):
+    tables = checker_page.evaluate("() => window.netlabExercise.tables()")
+    assert tables == json.loads(json.dumps(exercises.checker_tables()))
+    assert tables["units"] == {u: list(v) for u, v in exercises.UNITS.items()}
+    assert tables["quantities"] == exercises.QUANTITIES and tables["messages"] == exercises.MESSAGES
+
+
+def test_a_page_opened_from_disk_checks_with_the_tables_it_carries(checker_page, tmp_path, monkeypatch):
+    # The page is a file (file://, no server), as a reader's saved copy of the book; its form carries
+    # altered tables (a message, a unit phrase, a quantity's name, a new unit), so the verdicts below
+    # can only come from the JSON in the page, never from a table in the script.
+    monkeypatch.setenv("NETLAB_STATIC_WIDGETS", "1")             # the book's form: the script from a file
+    monkeypatch.setitem(exercises.MESSAGES, "sign", "Negative? Check the sign.")
+    monkeypatch.setitem(exercises.UNIT_PHRASES, "space_unit", " [{unit}]")
+    monkeypatch.setitem(exercises.QUANTITIES, "data", "an amount of data")
+    monkeypatch.setitem(exercises.UNITS, "fortnight", ("time", 1209600.0))
+    ex = case_exercise("serialize-ns")
+    shutil.copy(ROOT / "_static" / "netlab-exercise.js", tmp_path / "netlab-exercise.js")
+    (tmp_path / "index.html").write_text(PAGE.format(form=ex._repr_html_()), encoding="utf-8")
+    page = checker_page.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto((tmp_path / "index.html").as_uri())
+        page.wait_for_function("() => window.netlabExercise !== undefined")
+        for typed, words in (("-327.68", "Negative? Check the sign."), ("327.68", "Correct: 327.7 [ns]."),
+                             ("327 MB", "is an amount of data"), ("1 fortnight", "1 fortnight = 1.2096e15 ns.")):
+            page.fill(".netlab-exercise-input", typed)
+            page.click(".netlab-exercise-check")
+            shown = page.locator(".netlab-exercise-feedback").text_content()
+            assert shown == ex.check(typed).message and words in shown, (typed, shown)
+    finally:
+        page.close()
+    assert not errors, errors
 
 
 def test_browser_formats_numbers_as_python(checker_page):

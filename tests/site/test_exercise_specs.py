@@ -1,6 +1,9 @@
 """Every exercise of the built book: right answers pass, slips are named only where the quantity
 can make them, tolerances separate the answer from every slip, and the cells that compute the
-answer are hidden. Reads the ``data-spec`` of each exercise in the built HTML (no notebook runs)."""
+answer are hidden, and every form carries netlab's checker tables. Reads the ``data-spec`` and the
+tables of each exercise in the built HTML (no notebook runs)."""
+
+import json
 
 import pytest
 
@@ -31,6 +34,14 @@ def test_every_exercise_answers_right_slips_and_random_answers(book_exercises):
 def test_every_tolerance_separates_the_answer_from_each_slip(book_exercises):
     trouble = [p for ex in book_exercises for p in eb.separation_problems(ex)]
     assert not trouble, "\n".join(trouble)
+
+
+def test_every_exercise_carries_the_checker_tables_of_netlab(book_exercises):
+    # the browser checker has no table of its own: it reads these (issue 30)
+    tables = json.loads(json.dumps(exercises.checker_tables()))
+    wrong = [f"{ex.page} {ex.key}: {'no tables' if ex.tables is None else 'tables differ from netlab'}"
+             for ex in book_exercises if ex.tables != tables]
+    assert not wrong, wrong
 
 
 def test_exercise_keys_are_unique_on_each_page(book_exercises):
