@@ -96,3 +96,18 @@ def test_fluid_defaults_are_the_packet_senders():
     assert (prm.g, prm.cnp_interval_s, prm.alpha_timer_s, prm.rate_timer_s, prm.fast_recovery_steps,
             prm.rate_ai_bps) == (cc.g, cc.cnp_interval_s, cc.alpha_timer_s, cc.rate_timer_s,
                                  cc.fast_recovery_steps, cc.rate_ai_bps) == (1 / 256, 50e-6, 55e-6, 60e-6, 5, 40e6)
+
+
+def test_marking_probability_scales_with_packet_size():
+    """Review N4: marking is per packet. The CNPs a sender needs per second do not depend on its
+    packet size, and for small p the CNP rate is about p x packets per second, so p* grows in
+    proportion to the packet size; ten flows sit inside the profile at 1 KB of payload and are
+    pinned at K_max only at 4 KB."""
+    small = dcqcn.fixed_point(dcqcn.Params(n_flows=2, packet_bytes=1088))
+    big = dcqcn.fixed_point(dcqcn.Params(n_flows=2, packet_bytes=4160))
+    assert big.marking_probability / small.marking_probability == pytest.approx(4160 / 1088, rel=0.05)
+    ten_small = dcqcn.fixed_point(dcqcn.Params(n_flows=10, packet_bytes=1088))
+    ten_big = dcqcn.fixed_point(dcqcn.Params(n_flows=10, packet_bytes=4160))
+    assert ten_small.marking_probability < specs.value("dcqcn.paper.pmax") < ten_big.marking_probability
+    kmax = specs.value("dcqcn.paper.kmax")
+    assert ten_small.queue_bytes < 0.7 * kmax and ten_big.queue_bytes == kmax
