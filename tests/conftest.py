@@ -50,6 +50,8 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if config.option.collectonly:
+        return
     passed = [r for r in terminalreporter.stats.get("passed", []) if r.when == "call"]
     robustness = sum(1 for r in passed if "robustness" in r.keywords)
     terminalreporter.write_line(f"{len(passed) - robustness} behaviour tests, {robustness} robustness tests "
