@@ -253,6 +253,16 @@ def test_a_verdict_reads_its_numbers_and_the_constraints_it_misses(evaluation):
     assert str(fine).endswith(": 20.0 days, 11.00 MW at the facility, $150-210 M; meets the brief.")
 
 
+def test_robustness_table_bolds_the_decisions_a_brief_forces():
+    # one setting where every design that meets the brief is an NVL72 on 2:1 or 3:1 with any optics
+    row = cluster.Robustness(pue=1.3, overlap=0.5, flows_per_gpu=4, n_meet=6, misses={}, fastest=None,
+                             cheapest=None, choices={"domain": ("gb200-nvl72",), "fabric": ("ib-adaptive",),
+                                                     "optics": ("cpo", "dsp_pluggable", "lpo"),
+                                                     "oversubscription": (2.0, 3.0)})
+    assert cluster.robustness_table([row]).splitlines()[-1] == (
+        "| 1.3 | 0.5 | 4 | 6 | **NVL72** | **IB adaptive** | CPO / DSP / LPO | 2:1 / 3:1 |")
+
+
 def test_step_parts_reads_seconds(evaluation):
     e = replace(evaluation, compute_s=2.4, bubble_s=0.9, tp_s=0.41, pp_s=0.0123, dp_s=1.75)
     assert cluster.step_parts(e) == (f"{e.design.name}: compute 2.400 s, pipeline bubble 0.900 s, tensor parallel "
