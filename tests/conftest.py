@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import pathlib
 
@@ -25,6 +26,7 @@ ROBUSTNESS_FILES = ("test_api_*.py", "test_bad_input*.py")    # API tables and t
 ROBUSTNESS_CALL = "assert_rejects("                            # tests/sweep.py's bad-input check
 
 
+@functools.lru_cache(maxsize=None)
 def _sweeps(function) -> bool:
     try:
         return ROBUSTNESS_CALL in inspect.getsource(function)
