@@ -23,16 +23,25 @@ def test_a_short_pipe_loses_little_to_go_back_n():
 
 
 def test_lab_8_state_readout_at_32768_ranks():
-    # A ring: 2 peers per phase, phases of 1 ms, idle timeout 1 ms -> 1 + ceil(1) = 2 phases alive:
-    # 4 PDCs, against a QP to each of 32,767 peers. 512 B each: 16,776,704 B and 2,048 B;
-    # 32,767 / 4 = 8,191.75 times as many contexts.
+    # A ring: the same 2 peers every phase. Eagerly, RoCE connects all 32,767 peers at start; lazily,
+    # the 2 it uses; UET keeps min(2 peers, 2 x (1 + ceil(1 ms / 1 ms))) = 2 PDCs. 512 B a context:
+    # 16,776,704 B, 1,024 B and 1,024 B; 32,767 / 2 = 16,383.5 times as many eagerly, 1 lazily.
     assert figures.state_readout("ring (2 peers)", 1) == (
-        "At 32,768 ranks a NIC holds 32,767 RoCE QPs (16.8 MB) against 4 UET PDCs (2.05 KB): "
-        "8.19e+03x as many contexts.")
+        "At 32,768 ranks a NIC holds 32,767 RoCE QPs if it connects every peer at start (16.8 MB), 2 if it "
+        "connects on first use (1.02 KB), against 2 UET PDCs alive (1.02 KB): 1.64e+04x eager, 1x lazy.")
 
 
-def test_an_all_to_all_phase_keeps_a_pdc_for_most_peers():
-    # 255 peers x (1 + ceil(5 ms / 1 ms)) = 1,530 PDCs (fewer than 32,767 peers); 783,360 B;
-    # 32,767 / 1,530 = 21.4
+def test_changing_partners_is_where_pdcs_beat_lazy_qps():
+    # 8 new peers a phase until every peer has been one: lazy RoCE ends up holding all 32,767; UET
+    # keeps the current phase and the 5 that ended within the 5 ms timeout, 8 x 6 = 48 PDCs (24,576 B);
+    # 32,767 / 48 = 682.6 times as many, eagerly or lazily
+    text = figures.state_readout("changing partners (8 per phase)", 5)
+    assert "32,767 if it connects on first use (16.8 MB), against 48 UET PDCs alive (24.6 KB)" in text, text
+    assert text.endswith("683x eager, 683x lazy."), text
+
+
+def test_an_all_to_all_phase_keeps_a_pdc_per_peer():
+    # 255 peers every phase: min(255, 255 x 6) = 255 PDCs, as many as lazy QPs (130,560 B);
+    # 32,767 / 255 = 128.5 eagerly
     text = figures.state_readout("all-to-all phase (255 peers)", 5)
-    assert "against 1,530 UET PDCs (783 KB): 21.4x as many contexts" in text, text
+    assert "255 if it connects on first use (131 KB), against 255 UET PDCs alive (131 KB): 128x eager" in text, text
