@@ -387,3 +387,19 @@ def test_robustness_and_its_table_refuse_bad_input():
         cluster.decisions_of("dgx-h100")
     with pytest.raises(TypeError, match="rows"):
         cluster.robustness_table([IB])
+
+
+def test_chapter_11_prices_infiniband_against_ethernet_and_the_budget_margin_of_1_to_1():
+    import pathlib
+    text = " ".join((pathlib.Path(__file__).parents[1] / "book" / "ch11-capstone.md").read_text().split())
+    ib, eth = (cluster.evaluate(cluster.capstone_design("gb200-nvl72", k, "dsp_pluggable", 2.0), W)
+               for k in ("ib-adaptive", "eth-spraying"))
+    runs_per_dollar = (ib.training_days * ib.capex_high_usd) / (eth.training_days * eth.capex_high_usd)
+    assert f"{runs_per_dollar:.2f}x as many runs per dollar" in text
+    assert f"take {ib.fabric.n_switches} switches where {eth.fabric.n_switches} SN5600s" in text
+    # the cheapest non-blocking rack design misses the budget by 2.7 % at the high prices only
+    cheapest = min((cluster.evaluate(d, W) for d in cluster.design_space()
+                    if d.oversubscription == 1.0 and d.domain == "gb200-nvl72"),
+                   key=lambda e: e.capex_high_usd)
+    assert round(100 * (cheapest.capex_high_usd / 230e6 - 1), 1) == 2.7 and cheapest.capex_low_usd < 230e6
+    assert "2.7 % over the \\$230 M cap" in text
