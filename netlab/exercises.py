@@ -236,8 +236,8 @@ def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
     """Wrong values that follow from the answer itself (decibels: the voltage formula, the dB figure)."""
     slips: list[tuple[float, str]] = []
     if kind == "db_ratio" and answer > 0:
-        slips.append((math.sqrt(answer), "That is 10^(dB/20), a voltage (amplitude) ratio; "
-                                         "a power ratio is 10^(dB/10)."))
+        slips.append((math.sqrt(answer), ("That is 10^(dB/20), a voltage (amplitude) ratio; "
+                                          "a power ratio is 10^(dB/10).")))
         slips.append((answer * answer, "That is 10^(dB/5): a power ratio is 10^(dB/10)."))
         slips.append((10 * math.log10(answer), "That is the gap in decibels; as a power ratio it is 10^(dB/10)."))
     if kind == "db" and abs(answer) < 300:

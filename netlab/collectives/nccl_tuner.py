@@ -32,7 +32,6 @@ and the node's NICs (``gpus_per_node * nic_bps``); NCCL gets both from its topol
 from __future__ import annotations
 
 from dataclasses import dataclass
-import math
 
 from netlab import specs, validate
 from netlab.units import format_byte_rate, format_bytes, format_time

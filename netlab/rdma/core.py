@@ -121,7 +121,7 @@ class AsyncEvent:
 class CompletionQueue:
     """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context) -> None:        # a verbs.Context (verbs imports this module, so no annotation)
         self.context = context
         self._heap: list[tuple[float, int, WorkCompletion]] = []
         self._seq = itertools.count()
