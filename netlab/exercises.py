@@ -202,7 +202,7 @@ _TWO = {
 _TWO_OTHER = "A factor of 2: a term counted twice or left out (both directions? a round trip?)"
 
 # (factor, match tolerance, kinds it applies to, text or {kind: text})
-_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], object], ...] = (
+_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], str | dict[str, str]], ...] = (
     (8.0, 0.05, _BITS_BYTES, "Bits vs bytes? 1 byte = 8 bits; link rates are in bits per second."),
     (2.0, 0.05, tuple(QUANTITIES), _TWO),
     (1000.0, 0.05, _SCALED, {k: f"A prefix slip? Check {v}." for k, v in _PREFIX_EXAMPLE.items()}),

@@ -118,6 +118,9 @@ def parse(text: str) -> NcclTestsRun:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str (the pasted output), got {type(text).__name__}")
+    rows: list[NcclRow]
+    ranks: set[int]
+    has_root: bool | None
     rows, ranks, has_root = [], set(), None
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -177,6 +180,7 @@ def ranks_from_busbw(run: NcclTestsRun, collective: str = "all_reduce") -> tuple
     def n_of(f):
         return limit / (limit - f) if f < limit else math.inf
 
+    highest: int | None
     if f_lo >= limit:
         lowest, highest = 2, 1                      # no n gives a factor this large
     else:

@@ -26,9 +26,13 @@ the baseline (seed claims C6, C7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from netlab import links, specs, validate
 from netlab.units import format_time
+
+if TYPE_CHECKING:        # imported for the annotations only: the simulator loads when a run is asked for
+    from netlab.lossless.experiments import IncastResult
 
 SWITCH_LATENCY_KEYS = {
     "infiniband": ("switch.ib.quantum_x800.latency", "switch.ib.quantum_hdr.latency",
@@ -182,8 +186,8 @@ class IncastCase:
     """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
 
     label: str
-    lossy: object        # netlab.lossless.experiments.IncastResult
-    lossless: object
+    lossy: IncastResult
+    lossless: IncastResult
 
     @property
     def ratio(self) -> float:

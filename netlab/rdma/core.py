@@ -139,7 +139,7 @@ class CompletionQueue:
         cost of polling it.
         """
         max_entries = validate.integer("max_entries", max_entries, minimum=1)
-        out = []
+        out: list[WorkCompletion] = []
         while self._heap and len(out) < max_entries:
             _, _, wc = heapq.heappop(self._heap)
             self.context.clock_s = max(self.context.clock_s, wc.time_s) + self.context.fabric.costs.poll_s

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import enum
+from typing import cast
 
 import numpy as np
 
@@ -178,7 +179,7 @@ class QueuePair:
         if required - given:
             raise VerbsError(f"EINVAL: {self.state.value} -> {state.value} needs {sorted(required - given)}")
         # check every value first: a refused modify changes nothing
-        new = {}
+        new: dict[str, object] = {}
         if "access" in attrs:
             if not isinstance(attrs["access"], Access):
                 raise TypeError(f"access must be netlab.rdma.Access flags, got {attrs['access']!r}")
@@ -212,6 +213,7 @@ class QueuePair:
         """Move to ERR: every posted receive completes with WR_FLUSH_ERR."""
         self.state = S.ERR
         t = max(time_s, self._last_recv_done_s)
+        wr: RecvWR | SendWR
         for wr in self.recv_queue:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num, time_s=t))
         self.recv_queue.clear()
@@ -256,7 +258,7 @@ class QueuePair:
             self.stalled.append(_Stalled(wr, self._sq_seq))
             return
         n = sum(s.length for s in wr.sg_list)
-        peer = self.remote
+        peer = cast(QueuePair, self.remote)     # set in RTR, so in RTS too
         try:
             if peer.state not in (S.RTR, S.RTS):   # nobody answers: the requester retries, then gives up
                 raise _Fault(WCStatus.RETRY_EXC_ERR)

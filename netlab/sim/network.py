@@ -96,7 +96,7 @@ class Network(Ledger):
         self._ran = False
         self._periodic = 0
         self._traces: dict[str, tuple] = {}
-        self._flow_sampling = None
+        self._flow_sampling: tuple[float, list[float], list[list[int]]] | None = None
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
