@@ -285,8 +285,8 @@ class TimeoutCase:
 
     label: str
     timeout_s: float
-    lossy: object        # netlab.lossless.experiments.IncastResult
-    lossless: object
+    lossy: IncastResult
+    lossless: IncastResult
 
     @property
     def ratio(self) -> float:
@@ -322,6 +322,7 @@ def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
     total_buffer_bytes = validate.positive("total_buffer_bytes", total_buffer_bytes)
     floor = specs.value("transport.roce.adaptive_retx_min_base_timeout")
     ceiling = specs.value("transport.roce.default_ack_timeout")
+    rows: tuple[tuple[str, float], ...]
     if timeouts_s is None:
         rows = (("adaptive retransmission, at the floor", floor),
                 ("adaptive, with the documented 4x delay", 4 * floor),

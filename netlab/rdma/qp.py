@@ -142,7 +142,7 @@ class QueuePair:
         self.remote: QueuePair | None = None
         self.retry_cnt, self.rnr_retry, self.timeout = 7, 6, 14
         self.recv_queue: list[RecvWR] = []
-        self.stalled: list[SendWR] = []  # timeout=0: an unacknowledged request and those behind it
+        self.stalled: list[_Stalled] = []  # timeout=0: an unacknowledged request and those behind it
         self._last_send_done_s = 0.0     # RC: send completions in posting order
         self._last_recv_done_s = 0.0
         self.max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
@@ -213,7 +213,6 @@ class QueuePair:
         """Move to ERR: every posted receive completes with WR_FLUSH_ERR."""
         self.state = S.ERR
         t = max(time_s, self._last_recv_done_s)
-        wr: RecvWR | SendWR
         for wr in self.recv_queue:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num, time_s=t))
         self.recv_queue.clear()
