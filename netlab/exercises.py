@@ -202,7 +202,7 @@ _TWO = {
 _TWO_OTHER = "A factor of 2: a term counted twice or left out (both directions? a round trip?)"
 
 # (factor, match tolerance, kinds it applies to, text or {kind: text})
-_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], object], ...] = (
+_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], str | dict[str, str]], ...] = (
     (8.0, 0.05, _BITS_BYTES, "Bits vs bytes? 1 byte = 8 bits; link rates are in bits per second."),
     (2.0, 0.05, tuple(QUANTITIES), _TWO),
     (1000.0, 0.05, _SCALED, {k: f"A prefix slip? Check {v}." for k, v in _PREFIX_EXAMPLE.items()}),
@@ -236,8 +236,8 @@ def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
     """Wrong values that follow from the answer itself (decibels: the voltage formula, the dB figure)."""
     slips: list[tuple[float, str]] = []
     if kind == "db_ratio" and answer > 0:
-        slips.append((math.sqrt(answer), "That is 10^(dB/20), a voltage (amplitude) ratio; "
-                                         "a power ratio is 10^(dB/10)."))
+        slips.append((math.sqrt(answer), ("That is 10^(dB/20), a voltage (amplitude) ratio; "
+                                          "a power ratio is 10^(dB/10).")))
         slips.append((answer * answer, "That is 10^(dB/5): a power ratio is 10^(dB/10)."))
         slips.append((10 * math.log10(answer), "That is the gap in decibels; as a power ratio it is 10^(dB/10)."))
     if kind == "db" and abs(answer) < 300:

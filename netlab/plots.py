@@ -29,6 +29,7 @@ import io
 import math
 import re
 import threading
+from typing import Any
 
 import matplotlib
 import matplotlib.axes
@@ -469,7 +470,7 @@ def _fit_narrow(fig) -> None:
 
 
 def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: float = 3.6,
-           **subplot_kw) -> tuple[Figure, object]:
+           **subplot_kw) -> tuple[Figure, Any]:
     """A new figure in the book's style; returns ``(fig, ax)`` like ``plt.subplots``.
 
     The figure is not registered with pyplot, so creating many (as the

@@ -328,7 +328,7 @@ class Explorer:
         if self.title:
             parts.append(f'<p class="netlab-explorer-title"><strong>{html.escape(self.title)}</strong></p>')
         parts.append('<div class="netlab-explorer-controls">')
-        for k, (name, c) in enumerate(self.controls.items()):
+        for k, (_name, c) in enumerate(self.controls.items()):
             cid = f"{uid}-c{k}"
             shown = html.escape(c.labels[c.default_index])
             common = (f'id="{cid}" class="netlab-explorer-input" data-index="{k}" data-count="{len(c.values)}" '

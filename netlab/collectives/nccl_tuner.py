@@ -32,7 +32,6 @@ and the node's NICs (``gpus_per_node * nic_bps``); NCCL gets both from its topol
 from __future__ import annotations
 
 from dataclasses import dataclass
-import math
 
 from netlab import specs, validate
 from netlab.units import format_byte_rate, format_bytes, format_time
@@ -112,7 +111,7 @@ def _ll_cap(arch: str, n_nodes: int) -> float:
 
 
 def _bus_bandwidth(intra_bps: float, nic_bps: float | None, ppn: int, n_nodes: int) -> float:
-    return intra_bps if n_nodes == 1 else min(intra_bps, ppn * nic_bps)
+    return intra_bps if n_nodes == 1 or nic_bps is None else min(intra_bps, ppn * nic_bps)
 
 
 def _ring(collective, protocol, n_bytes, n, m, fabric, arch, bus, extra_net_s):

@@ -24,6 +24,7 @@ the element count does not divide); a rank's buffer has ``n_slots`` chunk slots.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -278,7 +279,7 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
             len({a.dtype for a in arrays}) != 1:
         raise ValueError("inputs must be 1-D arrays of the same length and dtype")
     nodes = schedule.world_size + schedule.n_switches
-    buf = [[None] * schedule.n_slots for _ in range(nodes)]
+    buf: list[list[np.ndarray | None]] = [[None] * schedule.n_slots for _ in range(nodes)]
     for r, x in enumerate(arrays):
         for slot, piece in zip(schedule.inputs[r], np.array_split(x, len(schedule.inputs[r]))):
             buf[r][slot] = piece.copy()
@@ -291,10 +292,10 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
         for t, payload in sent:   # arrays are never modified in place, so `sent` is a snapshot
             held = buf[t.dst][t.to_chunk]
             buf[t.dst][t.to_chunk] = payload + held if (t.reduce and held is not None) else payload
-    out = []
+    out: list[np.ndarray] = []
     for r in range(schedule.world_size):
         parts = [buf[r][slot] for slot in schedule.outputs[r]]
         if any(p is None for p in parts):
             raise RuntimeError(f"rank {r} ends without all of its output chunks")
-        out.append(np.concatenate(parts))
+        out.append(np.concatenate(cast("list[np.ndarray]", parts)))     # none is None (checked above)
     return out

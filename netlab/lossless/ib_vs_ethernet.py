@@ -26,9 +26,13 @@ the baseline (seed claims C6, C7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from netlab import links, specs, validate
 from netlab.units import format_time
+
+if TYPE_CHECKING:        # imported for the annotations only: the simulator loads when a run is asked for
+    from netlab.lossless.experiments import IncastResult
 
 SWITCH_LATENCY_KEYS = {
     "infiniband": ("switch.ib.quantum_x800.latency", "switch.ib.quantum_hdr.latency",
@@ -182,8 +186,8 @@ class IncastCase:
     """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
 
     label: str
-    lossy: object        # netlab.lossless.experiments.IncastResult
-    lossless: object
+    lossy: IncastResult
+    lossless: IncastResult
 
     @property
     def ratio(self) -> float:
@@ -281,8 +285,8 @@ class TimeoutCase:
 
     label: str
     timeout_s: float
-    lossy: object        # netlab.lossless.experiments.IncastResult
-    lossless: object
+    lossy: IncastResult
+    lossless: IncastResult
 
     @property
     def ratio(self) -> float:
@@ -318,6 +322,7 @@ def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
     total_buffer_bytes = validate.positive("total_buffer_bytes", total_buffer_bytes)
     floor = specs.value("transport.roce.adaptive_retx_min_base_timeout")
     ceiling = specs.value("transport.roce.default_ack_timeout")
+    rows: tuple[tuple[str, float], ...]
     if timeouts_s is None:
         rows = (("adaptive retransmission, at the floor", floor),
                 ("adaptive, with the documented 4x delay", 4 * floor),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from netlab import plots, specs, validate
 from netlab.nvlink import inference, domains as scaleup
-from netlab.units import GB, format_byte_rate, format_time
+from netlab.units import GB, format_time
 
 WORLD = 576
 DOMAIN_SIZES = (1, 2, 4, 8, 16, 36, 72, 144)

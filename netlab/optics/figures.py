@@ -8,6 +8,8 @@ for each optics option; ``plot_fabric_failures``/``fabric_failures_summary`` do 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from netlab import plots, validate
 from netlab.fabric import clos as fabric_mod
 from netlab.optics import cpo as optics
@@ -44,7 +46,7 @@ def fabric_power_summary(switch: str, n_gpus: int, pue: float) -> str:
 
 
 def plot_fabric_failures(fit: float, cpo_mtbf_gain: float, switch: str = "quantum_x800",
-                         sizes: tuple[int, ...] = FAILURE_SIZES):
+                         sizes: Sequence[int] = FAILURE_SIZES):
     """Laser failures per day against GPU count: pluggable fabric vs CPO switches (NICs pluggable)."""
     rate = validate.positive("fit", fit) * FIT
     validate.in_range("cpo_mtbf_gain", cpo_mtbf_gain, 1.0, 1e6)

@@ -121,7 +121,7 @@ class AsyncEvent:
 class CompletionQueue:
     """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context) -> None:        # a verbs.Context (verbs imports this module, so no annotation)
         self.context = context
         self._heap: list[tuple[float, int, WorkCompletion]] = []
         self._seq = itertools.count()
@@ -139,7 +139,7 @@ class CompletionQueue:
         cost of polling it.
         """
         max_entries = validate.integer("max_entries", max_entries, minimum=1)
-        out = []
+        out: list[WorkCompletion] = []
         while self._heap and len(out) < max_entries:
             _, _, wc = heapq.heappop(self._heap)
             self.context.clock_s = max(self.context.clock_s, wc.time_s) + self.context.fabric.costs.poll_s

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import enum
+from typing import cast
 
 import numpy as np
 
@@ -141,7 +142,7 @@ class QueuePair:
         self.remote: QueuePair | None = None
         self.retry_cnt, self.rnr_retry, self.timeout = 7, 6, 14
         self.recv_queue: list[RecvWR] = []
-        self.stalled: list[SendWR] = []  # timeout=0: an unacknowledged request and those behind it
+        self.stalled: list[_Stalled] = []  # timeout=0: an unacknowledged request and those behind it
         self._last_send_done_s = 0.0     # RC: send completions in posting order
         self._last_recv_done_s = 0.0
         self.max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
@@ -178,7 +179,7 @@ class QueuePair:
         if required - given:
             raise VerbsError(f"EINVAL: {self.state.value} -> {state.value} needs {sorted(required - given)}")
         # check every value first: a refused modify changes nothing
-        new = {}
+        new: dict[str, object] = {}
         if "access" in attrs:
             if not isinstance(attrs["access"], Access):
                 raise TypeError(f"access must be netlab.rdma.Access flags, got {attrs['access']!r}")
@@ -256,7 +257,7 @@ class QueuePair:
             self.stalled.append(_Stalled(wr, self._sq_seq))
             return
         n = sum(s.length for s in wr.sg_list)
-        peer = self.remote
+        peer = cast(QueuePair, self.remote)     # set in RTR, so in RTS too
         try:
             if peer.state not in (S.RTR, S.RTS):   # nobody answers: the requester retries, then gives up
                 raise _Fault(WCStatus.RETRY_EXC_ERR)

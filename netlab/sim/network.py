@@ -96,7 +96,7 @@ class Network(Ledger):
         self._ran = False
         self._periodic = 0
         self._traces: dict[str, tuple] = {}
-        self._flow_sampling = None
+        self._flow_sampling: tuple[float, list[float], list[list[int]]] | None = None
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
@@ -258,7 +258,7 @@ class Network(Ledger):
         if not self.flows:
             raise ValueError("add at least one flow before running")
         for host in self.hosts.values():
-            host.port                                    # raises if not connected
+            host.port                                    # noqa: B018 - raises if not connected
         self._ran = True
         compute_routes(self)
         for flow in self.flows:
@@ -268,7 +268,7 @@ class Network(Ledger):
             flow.src.senders_by_flow[flow.flow_id] = flow.sender
             flow.dst.receivers[flow.flow_id] = flow.receiver
             self.sim.at(flow.start_s, self._start_flow, flow)
-        for name, (queue, interval, times, values) in self._traces.items():
+        for _name, (queue, interval, times, values) in self._traces.items():
             self._periodic += 1
             self.sim.at(0.0, self._sample, queue, interval, times, values)
         if self._flow_sampling is not None:

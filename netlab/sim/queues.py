@@ -97,7 +97,7 @@ class OutputQueue:
         self.capacity_bytes = capacity_bytes
         self.policy = policy
         self.rng = rng
-        self.fifos = [deque() for _ in range(n_priorities)]
+        self.fifos: list[deque] = [deque() for _ in range(n_priorities)]
         self.nonempty = 0           # bit p set while fifos[p] holds a packet
         self.priority_bytes = [0] * n_priorities
         self.bytes = 0

@@ -166,7 +166,7 @@ def collect(network, reason: str) -> RunResult:
                 queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == "data")
     traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
                    for name, (_, interval, t, v) in network._traces.items())
-    flow_traces = ()
+    flow_traces: tuple[FlowTrace, ...] = ()
     if network._flow_sampling is not None:
         interval, times, values = network._flow_sampling
         flow_traces = tuple(FlowTrace(f.flow_id, interval, tuple(times), tuple(v[i] for v in values))

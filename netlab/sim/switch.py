@@ -162,7 +162,7 @@ class Switch:
             port.queue = self.queues[-1]        # lazy ends of transmission (see Port.transmit)
         self.ingress_bytes.append([0] * self.n_priorities)
         self.pausing.append([False] * self.n_priorities)
-        if self._pfc:
+        if isinstance(self.flow_control, PFC):     # as self._pfc, in words the type checker reads
             fc = self.flow_control
             max_packet = self.network.mtu_bytes + self.network.header_bytes
             headroom = 2 * propagation_s * bandwidth_bps / 8 + 2 * max_packet

@@ -11,7 +11,7 @@ from netlab.units import Gbps, GBps
 # --- InfiniBand, 4x port --------------------------------------------------------
 # Older generations quote the signalling rate; 8b/10b coding leaves 80 % for data.
 _IB_8B10B = [("sdr", 2.5, "2005"), ("ddr", 5.0, "2005"), ("qdr", 10.0, "2008")]
-for name, lane_gbps, year in _IB_8B10B:
+for name, lane_gbps, _year in _IB_8B10B:
     register(
         Spec(f"ib.{name}.port_signal_rate", 4 * lane_gbps * Gbps, "bit/s",
              f"InfiniBand {name.upper()} 4x port signalling rate, per direction "

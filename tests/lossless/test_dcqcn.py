@@ -1,9 +1,7 @@
 """netlab.lossless.dcqcn (the DCQCN fluid model) against its own equations solved by hand,
 its integration, and the packet simulation."""
 
-import math
 
-import numpy as np
 import pytest
 
 from netlab import specs
@@ -27,7 +25,7 @@ def test_rejects_bad_input(func, data):
 
 
 def test_marking_profile_jumps_to_one_above_kmax():
-    p = lambda q: dcqcn.marking_probability(q, 5e3, 200e3, 0.01)
+    p = lambda q: dcqcn.marking_probability(q, 5e3, 200e3, 0.01)  # noqa: E731
     assert p(5e3) == 0 and p(102.5e3) == pytest.approx(0.005) and p(200e3) == pytest.approx(0.01)
     assert p(200.001e3) == 1.0
 

@@ -47,7 +47,7 @@ def test_llama_shapes_from_the_registry():
 def test_every_registry_model_size_recounts_from_its_architecture(prefix):
     # The stored count must equal the count implied by the published configuration
     # (tolerance 1e-9: the recount is exact integer arithmetic). 410.14e9 for 405B failed this by 1.1 %.
-    v = lambda field: int(specs.value(f"{prefix}.{field}"))
+    v = lambda field: int(specs.value(f"{prefix}.{field}"))  # noqa: E731
     recount = inference.dense_transformer_params(v("n_layers"), v("d_model"), v("d_ffn"), v("n_heads"),
                                                  v("n_kv_heads"), v("vocab"))
     assert specs.value(f"{prefix}.n_params") == pytest.approx(recount, rel=1e-9)
