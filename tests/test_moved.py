@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("old, new", sorted(_moved.MODULES.items()))
 def test_every_old_module_path_imports_with_a_warning(old, new):
     # a fresh interpreter: an import already done in this one would not run the finder again
-    code = (f"import warnings; warnings.simplefilter('error')\n"
+    code = (f"import warnings; warnings.simplefilter('error', DeprecationWarning)\n"
             f"import {new} as new\n"
             f"try:\n    import {old} as old\nexcept DeprecationWarning as w:\n    print('WARNED', w)\n"
             f"warnings.simplefilter('ignore'); import {old} as old\n"

@@ -78,8 +78,10 @@ class Fabric:
 
     def open_device(self, host: str) -> Context:
         """Open the RDMA device of ``host`` (``ibv_open_device``); one context per host name."""
-        if not isinstance(host, str) or not host:
-            raise ValueError(f"host must be a non-empty string, got {host!r}")
+        if not isinstance(host, str):
+            raise TypeError(f"host must be a non-empty string, got {type(host).__name__} {host!r}")
+        if not host:
+            raise ValueError("host must be a non-empty string, got ''")
         if host in self.hosts:
             raise ValueError(f"host {host!r} already has an open device on this fabric")
         self.hosts[host] = Context(self, host)
