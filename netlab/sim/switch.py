@@ -126,10 +126,10 @@ class Switch:
                                                why="real switches forward in 0.1 to a few µs")
         self.cut_through = validate.boolean("cut_through", cut_through)
         self.header_bytes = header_bytes
-        self.queue_policy = queue_policy if queue_policy is not None else DropTail()
-        if not isinstance(self.queue_policy, QueuePolicy):
+        if queue_policy is not None and not isinstance(queue_policy, QueuePolicy):   # (before a typed field takes it)
             raise TypeError(f"queue_policy must be a netlab.sim.QueuePolicy instance such as DropTail(), "
                             f"got {queue_policy!r}")
+        self.queue_policy = queue_policy if queue_policy is not None else DropTail()
         if not isinstance(flow_control, (Lossy, PFC, Credits)):
             raise TypeError(f"flow_control must be Lossy(...), PFC(...) or Credits(...), got {flow_control!r}")
         self.load_balancer = load_balancer
