@@ -435,6 +435,7 @@ def _verdicts(verdicts) -> list[Verdict]:
 def plot_brief(verdict: Verdict):
     """Bars of each constraint's use of its limit (1 = on the limit), for one design."""
     from netlab import plots
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
     fig, ax = plots.figure(width_in=6.4, height_in=2.2)
     margins = verdict.margins
     labels = {"time": "training days", "power": "facility power", "budget": "capex (high)"}

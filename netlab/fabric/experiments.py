@@ -19,7 +19,7 @@ import time
 
 from netlab import specs, validate
 from netlab.sim.loadbalance import SCHEMES, balancer
-from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.switch import PFC
 from netlab.sim.topology import leaf_spine
 from netlab.sim.uet import uet
@@ -38,6 +38,7 @@ def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf
     ``leaf`` stops using that uplink, and every other leaf stops sending traffic for
     ``leaf``'s hosts through ``spine`` (which can no longer reach them).
     """
+    validate.instance("net", net, Network, "a Network built by sim.topology.leaf_spine")
     n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=len(net.switches))
     n_spines = validate.integer("n_spines", n_spines, minimum=2, maximum=len(net.switches))
     hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=len(net.hosts))
