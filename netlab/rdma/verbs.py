@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import numbers
 import random
 
 import numpy as np
@@ -130,6 +131,12 @@ class ProtectionDomain:
         return QueuePair(self, send_cq, recv_cq)
 
 
+def _integers(addr, length) -> None:
+    for name, value in (("addr", addr), ("length", length)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer (bytes), got {type(value).__name__} {value!r:.80}")
+
+
 class MemoryRegion:
     """Registered memory: the NIC may touch ``bytes`` through ``lkey`` and, if allowed, ``rkey``."""
 
@@ -150,9 +157,13 @@ class MemoryRegion:
         return SGE(self.addr + offset, length, self.lkey)
 
     def contains(self, addr: int, length: int) -> bool:
+        _integers(addr, length)
         return length >= 0 and self.addr <= addr and addr + length <= self.addr + self.length
 
     def view(self, addr: int, length: int) -> np.ndarray:
+        if not self.contains(addr, length):
+            raise ValueError(f"addr and length must lie inside this region ({self.length} B at {self.addr:#x}), "
+                             f"got {length} B at {addr:#x}")
         start = addr - self.addr
         return self.bytes[start:start + length]
 
