@@ -89,6 +89,8 @@ def bits_to_bytes(n_bits: float) -> float:
 
 def _real(name: str, value: object) -> float:
     """``value`` as a float, any real number (NaN and the infinities print as they are)."""
+    if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", "-") in "iuf":
+        value = value.item()                  # a numpy 0-d array of a number
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.80}")
     try:
