@@ -509,6 +509,7 @@ def brief_explorer(workload: Workload, brief: Brief):
 
 def plot_brief_alt(verdict: Verdict) -> str:
     """Alternative text of :func:`plot_brief` for ``verdict``."""
-    m = validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check").margins
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
+    m = verdict.margins
     return (f"{verdict.evaluation.design.name}: training days {m['time']:.2f}, facility power {m['power']:.2f}, "
             f"high capex {m['budget']:.2f} of the brief's limits")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 from netlab import validate
 
@@ -87,7 +88,7 @@ def bits_to_bytes(n_bits: float) -> float:
     return validate.number("n_bits", n_bits, "(a size in bits)") / 8.0
 
 
-def _real(name: str, value: object) -> float:
+def _real(name: str, value: Any) -> float:
     """``value`` as a float, any real number (NaN and the infinities print as they are)."""
     if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", "-") in "iuf":
         value = value.item()                  # a numpy 0-d array of a number

@@ -170,12 +170,11 @@ def boolean(name: str, value: object) -> bool:
     return value
 
 
-def instance(name: str, value: object, kind: type | tuple[type, ...], what: str) -> object:
-    """``value`` if it is an instance of ``kind``; anything else is a ``TypeError`` naming the
-    parameter and saying what it must be (``what``: "a Design, e.g. from cluster.capstone_design")."""
+def instance(name: str, value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse ``value`` unless it is an instance of ``kind``: a ``TypeError`` naming the parameter
+    and saying what it must be (``what``: "a Design, e.g. from cluster.capstone_design")."""
     if not isinstance(value, kind):
         raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
-    return value
 
 
 def sequence(name: str, value: object, what: str = "a list or tuple") -> list:

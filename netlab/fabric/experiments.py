@@ -128,7 +128,7 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     seed = validate.integer("seed", seed, minimum=0)
     n_hosts = n_leaves * hosts_per_leaf
     if jobs is not None:
-        jobs = validate.sequence("jobs", jobs, "a tuple of host-index tuples")
+        jobs = tuple(validate.sequence("jobs", jobs, "a tuple of host-index tuples"))
         for job in jobs:
             validate.sequence("jobs", job, "a tuple of host-index tuples")
     jobs = (tuple(range(n_hosts)),) if jobs is None else tuple(tuple(sorted(set(j))) for j in jobs)
@@ -143,10 +143,10 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
                      flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
                      load_balancer=balancer(scheme), seed=seed, event_by_event=event_by_event)
     if failed_link is not None:
-        failed_link = validate.sequence("failed_link", failed_link, "a (leaf, spine) pair")
-        if len(failed_link) != 2:
+        leaf_and_spine = validate.sequence("failed_link", failed_link, "a (leaf, spine) pair")
+        if len(leaf_and_spine) != 2:
             raise TypeError(f"failed_link must be a (leaf, spine) pair, got {failed_link!r:.80}")
-        fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *failed_link)
+        fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *leaf_and_spine)
     pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
     rng = random.Random(seed)
     job_of = []

@@ -201,7 +201,10 @@ STEP_WHY = "about 10 s of CPU; the transients settle within tens of milliseconds
 
 def _params(params) -> Params:
     """``params``, or the defaults for ``None``; anything but a :class:`Params` is refused."""
-    return Params() if params is None else validate.instance("params", params, Params, "a dcqcn.Params or None")
+    if params is None:
+        return Params()
+    validate.instance("params", params, Params, "a dcqcn.Params or None")
+    return params
 
 
 def _start_values(name: str, values, n: int, default: float) -> np.ndarray:

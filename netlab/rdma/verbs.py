@@ -65,10 +65,10 @@ class Fabric:
 
     def network_s(self, n_bytes: int) -> float:
         """NIC to NIC: NIC processing at both ends, the hops, and the bytes at the slower of link and PCIe."""
-        n_bytes = validate.non_negative("n_bytes", n_bytes)
+        size = validate.non_negative("n_bytes", n_bytes)
         c = self.costs
         return (c.nic_tx_s + self.hops * c.hop_latency_s + c.nic_rx_s
-                + n_bytes * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
+                + size * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
 
     def __repr__(self) -> str:
         return f"Fabric({format_rate(self.bandwidth_bps)}, {self.hops} hop(s), hosts {sorted(self.hosts)})"
