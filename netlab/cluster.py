@@ -409,6 +409,9 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
 def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), optics=optics_mod.OPTIONS,
                  oversubscriptions=(1.0, 2.0, 3.0), n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> list[Design]:
     """Every combination of the four decisions, as :func:`capstone_design` designs."""
+    domains, fabrics, optics, oversubscriptions = (
+        validate.sequence(name, value, "a list of choices") for name, value in
+        (("domains", domains), ("fabrics", fabrics), ("optics", optics), ("oversubscriptions", oversubscriptions)))
     return [capstone_design(d, f, o, s, n_gpus, tp, pp)
             for d in domains for f in fabrics for o in optics for s in oversubscriptions]
 
@@ -418,7 +421,12 @@ def explore(workload: Workload, brief: Brief, designs: list[Design] | None = Non
     """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
-    designs = design_space(n_gpus=brief.n_gpus) if designs is None else list(designs)
+    if designs is None:
+        designs = design_space(n_gpus=brief.n_gpus)
+    else:
+        designs = validate.sequence("designs", designs, "a list of Designs")
+        for d in designs:
+            validate.instance("designs", d, Design, "a list of Designs")
     return [check(evaluate(d, workload, mfu=mfu, pue=brief.pue, overlap=brief.overlap), brief) for d in designs]
 
 
@@ -434,7 +442,7 @@ def best(verdicts: list[Verdict], objective: str = "days") -> Verdict | None:
     design meets the brief.
     """
     validate.choice("objective", objective, OBJECTIVES)
-    feasible = [v for v in verdicts if v.meets]
+    feasible = [v for v in _verdicts(verdicts) if v.meets]
     if not feasible:
         return None
     key = OBJECTIVES[objective]
@@ -443,12 +451,22 @@ def best(verdicts: list[Verdict], objective: str = "days") -> Verdict | None:
 
 def binding_counts(verdicts: list[Verdict]) -> dict[str, int]:
     """How many designs miss the brief on each constraint (a design can miss several)."""
+    verdicts = _verdicts(verdicts)
     return {c: sum(c in v.misses for v in verdicts) for c in CONSTRAINTS}
+
+
+def _verdicts(verdicts) -> list[Verdict]:
+    """``verdicts`` as a list, if it holds only Verdicts (from :func:`check` or :func:`explore`)."""
+    verdicts = validate.sequence("verdicts", verdicts, "a list of Verdicts from cluster.explore")
+    for v in verdicts:
+        validate.instance("verdicts", v, Verdict, "a list of Verdicts from cluster.explore")
+    return verdicts
 
 
 def plot_brief(verdict: Verdict):
     """Bars of each constraint's use of its limit (1 = on the limit), for one design."""
     from netlab import plots
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
     fig, ax = plots.figure(width_in=6.4, height_in=2.6)
     margins = verdict.margins
     labels = {"memory": "memory per GPU", "time": "training days", "power": "facility power", "budget": "capex (high)"}
@@ -558,7 +576,7 @@ def robustness_table(rows: list[Robustness]) -> str:
 def results_table(verdicts: list[Verdict]) -> str:
     """A Markdown table of designs against the brief, one row per verdict."""
     rows = ["| design | days | facility | capex (low-high) | verdict |", "|---|---|---|---|---|"]
-    for v in verdicts:
+    for v in _verdicts(verdicts):
         e = v.evaluation
         rows.append(f"| {e.design.name} | {e.training_days:.1f} | {e.site.facility_w / 1e6:.2f} MW | "
                     f"\\${e.capex_low_usd / 1e6:,.0f}-{e.capex_high_usd / 1e6:,.0f} M | "
@@ -605,6 +623,7 @@ def brief_explorer(workload: Workload, brief: Brief):
 
 def plot_brief_alt(verdict: Verdict) -> str:
     """Alternative text of :func:`plot_brief` for ``verdict``."""
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
     m = verdict.margins
     return (f"{verdict.evaluation.design.name}: memory per GPU {m['memory']:.2f} of the GPU's, training days "
             f"{m['time']:.2f}, facility power {m['power']:.2f}, high capex {m['budget']:.2f} of the brief's limits")

@@ -176,6 +176,8 @@ def quantity_of(unit: str) -> str:
 
     Units not in :data:`UNITS` (``""``, ``"GPUs"``, ``"switches"``, ``"B params"``) are counts.
     """
+    if not isinstance(unit, str):
+        raise TypeError(f"unit must be a string such as 'ns' or 'GB/s', got {type(unit).__name__} {unit!r:.80}")
     return UNITS[unit][0] if unit in UNITS else "count"
 
 
@@ -357,11 +359,14 @@ def numeric(key: str, prompt: str, answer: float, unit: str = "", rel_tol: float
     if answer == 0:
         raise ValueError("answer must be a finite number != 0 (a relative tolerance needs a scale)")
     rel_tol = validate.in_range("rel_tol", rel_tol, 0.0, 0.5, low_open=True)
+    if quantity is not None and not isinstance(quantity, str):
+        raise TypeError(f"quantity must be one of {', '.join(QUANTITIES)} or None, got {quantity!r:.80}")
     if quantity is not None and quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {', '.join(QUANTITIES)}, got {quantity!r}")
-    factors = tuple((validate.positive("extra_slips factor", f), _text("extra_slips", t)) for f, t in extra_slips)
+    factors = tuple((validate.positive("extra_slips factor", f), _text("extra_slips", t))
+                    for f, t in _pairs("extra_slips", extra_slips))
     values = tuple((validate.number("wrong_answers value", v, "!= 0"), _text("wrong_answers", t))
-                   for v, t in wrong_answers)
+                   for v, t in _pairs("wrong_answers", wrong_answers))
     for f, _ in factors:
         if abs(f - 1) <= rel_tol or abs(1 / f - 1) <= rel_tol:
             raise ValueError(f"extra_slips factor {f:g} is within rel_tol={rel_tol:g} of 1: the tolerance "
@@ -372,6 +377,15 @@ def numeric(key: str, prompt: str, answer: float, unit: str = "", rel_tol: float
                              f"{answer:g}: the tolerance would accept it as correct; tighten rel_tol")
     return NumericExercise(key=key, prompt=prompt, answer=answer, unit=unit, rel_tol=rel_tol,
                            slips=factors, wrong_answers=values, quantity=quantity or "")
+
+
+def _pairs(name: str, pairs) -> list[tuple]:
+    """``pairs`` as a list of (number, explanation) pairs."""
+    pairs = validate.sequence(name, pairs, "a tuple of (number, explanation) pairs")
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"{name} must be a tuple of (number, explanation) pairs, got the item {pair!r:.80}")
+    return pairs
 
 
 def _text(name: str, text) -> str:
@@ -429,6 +443,13 @@ _GROUP_SEPS = "_'\u2019 \u00a0\u2009\u202f"
 def fmt(x: float, digits: int = 4) -> str:
     """``x`` to ``digits`` significant digits, plainly (``327.7``, ``65530``, ``0.0012``), or as
     ``3.2e-6`` outside 1e-4..1e9. Rounds half away from zero, as JavaScript's toExponential does."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"x must be a real number, got {type(x).__name__} {x!r:.80}")
+    try:
+        float(x)
+    except OverflowError:
+        raise ValueError("x must be a real number that fits a float, got a larger integer") from None
+    digits = validate.integer("digits", digits, minimum=1, maximum=17, why="a double holds 17 significant digits")
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else str(x)
     with localcontext() as ctx:
@@ -532,6 +553,8 @@ class Reading:
 
 def read_answer(value, spec: dict) -> Reading:
     """Read ``value`` (a number, or text with an optional unit) for the exercise of ``spec``."""
+    if not isinstance(spec, dict) or "unit" not in spec:
+        raise TypeError(f"spec must be an exercise's spec (a dict from NumericExercise.spec()), got {spec!r:.80}")
     unit = spec["unit"]
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
         return Reading(None, _say("not_a_value", unit, value=repr(value)))

@@ -171,3 +171,18 @@ def boolean(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return value
+
+
+def instance(name: str, value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse ``value`` unless it is an instance of ``kind``: a ``TypeError`` naming the parameter
+    and saying what it must be (``what``: "a Design, e.g. from cluster.capstone_design")."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
+
+
+def sequence(name: str, value: object, what: str = "a list or tuple") -> list:
+    """``value`` as a list, if it is a sequence of items (a list, tuple, range or array; not a
+    string, a mapping or a single number)."""
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
+    return list(value)

@@ -69,7 +69,7 @@ class NcclTestsRun:
 
 
 def _error(number: int, line: str, why: str) -> ValueError:
-    return ValueError(f"line {number}: {why}\n    {line.strip()[:120]}")
+    return ValueError(f"line {number}: {why}\n    in text: {line.strip()[:120]}")
 
 
 def _float(text: str, what: str, number: int, line: str) -> float:

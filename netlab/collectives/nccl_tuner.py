@@ -232,7 +232,8 @@ def candidates(n_bytes: float, n_ranks: int, n_nodes: int = 1, collective: str =
                nic_bps: float | None = None, algorithms: tuple[str, ...] = ALGORITHMS,
                extra_net_step_s: float = 0.0) -> list[TunerEstimate]:
     """Every (algorithm, protocol) NCCL's tuner would consider here, fastest first."""
-    if isinstance(algorithms, str) or not all(a in ALGORITHMS for a in algorithms) or not algorithms:
+    algorithms = tuple(validate.sequence("algorithms", algorithms, f"a non-empty tuple of {ALGORITHMS}"))
+    if not all(a in ALGORITHMS for a in algorithms) or not algorithms:
         raise ValueError(f"algorithms must be a non-empty tuple of {ALGORITHMS}, got {algorithms!r}")
     out = []
     for algorithm in algorithms:

@@ -79,6 +79,7 @@ class Schedule:
 
     def describe(self, max_steps: int = 8) -> str:
         """The first ``max_steps`` steps, one line each: ``step 0: 0->1 [3] +=, ...``."""
+        max_steps = validate.integer("max_steps", max_steps, minimum=0)
         lines = [f"step {i}: " + ", ".join(map(repr, step)) for i, step in enumerate(self.steps[:max_steps])]
         if self.n_steps > max_steps:
             lines.append(f"... {self.n_steps - max_steps} more steps")
@@ -272,7 +273,7 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
     """
     if not isinstance(schedule, Schedule):
         raise TypeError(f"schedule must be a Schedule, got {type(schedule).__name__}")
-    arrays = [np.asarray(x) for x in inputs]
+    arrays = [np.asarray(x) for x in validate.sequence("inputs", inputs, "a list of one 1-D array per rank")]
     if len(arrays) != schedule.world_size:
         raise ValueError(f"inputs must hold one array per rank ({schedule.world_size}), got {len(arrays)}")
     if any(a.ndim != 1 for a in arrays) or len({a.shape for a in arrays}) != 1 or \

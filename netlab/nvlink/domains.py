@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
+import numbers
 
 from netlab import specs, validate
 from netlab.collectives import alpha_beta as collective_cost
@@ -51,6 +52,18 @@ class ScaleUpDomain:
     gpu: str                       # registry name of the GPU ("h100", "b200", "gb200")
     intra_alpha_s: float           # latency per collective step inside the domain
     inter_alpha_s: float           # latency per collective step across the scale-out network
+
+    def __post_init__(self) -> None:
+        # What is never a domain is refused here; a degenerate but numeric one (no GPUs, no power)
+        # may be built by hand, and :func:`check_domain` refuses it where a model reads it.
+        for name in ("name", "gpu"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {getattr(self, name)!r:.80}")
+        validate.choice("fabric", self.fabric, FABRICS)
+        if isinstance(self.n_gpus, bool) or not isinstance(self.n_gpus, numbers.Integral):
+            raise TypeError(f"n_gpus must be an integer, got {type(self.n_gpus).__name__} {self.n_gpus!r:.80}")
+        for name in ("per_gpu_bps", "scaleout_per_gpu_bps", "power_w", "intra_alpha_s", "inter_alpha_s"):
+            validate.number(name, getattr(self, name), "of any sign")
 
     @property
     def per_gpu_bidir_bps(self) -> float:

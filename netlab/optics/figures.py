@@ -50,7 +50,8 @@ def plot_fabric_failures(fit: float, cpo_mtbf_gain: float, switch: str = "quantu
     """Laser failures per day against GPU count: pluggable fabric vs CPO switches (NICs pluggable)."""
     rate = validate.positive("fit", fit) * FIT
     validate.in_range("cpo_mtbf_gain", cpo_mtbf_gain, 1.0, 1e6)
-    sizes = [validate.integer("sizes", n, minimum=1, maximum=validate.MAX_COUNT) for n in sizes]
+    sizes = [validate.integer("sizes", n, minimum=1, maximum=validate.MAX_COUNT)
+             for n in validate.sequence("sizes", sizes, "a tuple of GPU counts")]
     fig, ax = plots.figure(width_in=6.4, height_in=3.2)
     for option, color in (("dsp_pluggable", "optics"), ("cpo", "cpo")):
         per_day = [fabric_failures(fabric_mod.for_switch(switch, n), option, rate, cpo_mtbf_gain).failures_per_day

@@ -62,6 +62,7 @@ class Endpoint:
 def endpoint(fabric: Fabric, host: str, max_send_wr: int = 128) -> Endpoint:
     """Open ``host``'s device and create a PD, two CQs and an RC QP (in RESET) whose send queue
     holds ``max_send_wr`` requests."""
+    validate.instance("fabric", fabric, Fabric, "an rdma.Fabric")
     max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
     ctx = fabric.open_device(host)
     pd = ctx.alloc_pd()
@@ -75,6 +76,8 @@ def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, t
     host name and QP number allows). ``access`` is what each QP lets its peer do to it;
     ``timeout`` (14: 4.096 µs x 2**14 = 67 ms, perftest's default), ``retry_cnt`` and
     ``rnr_retry`` go into RTR -> RTS."""
+    validate.instance("qp_a", qp_a, QueuePair, "a QueuePair (an endpoint's qp)")
+    validate.instance("qp_b", qp_b, QueuePair, "a QueuePair (an endpoint's qp)")
     timeout = validate.integer("timeout", timeout, 0, 31)
     retry_cnt = validate.integer("retry_cnt", retry_cnt, 0, 7)
     rnr_retry = validate.integer("rnr_retry", rnr_retry, 0, 6)

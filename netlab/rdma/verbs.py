@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import numbers
 import random
 
 import numpy as np
@@ -89,9 +90,10 @@ class Fabric:
 
     def network_s(self, n_bytes: int) -> float:
         """NIC to NIC: NIC processing at both ends, the hops, and the bytes at the slower of link and PCIe."""
+        size = validate.non_negative("n_bytes", n_bytes)
         c = self.costs
         return (c.nic_tx_s + self.hops * c.hop_latency_s + c.nic_rx_s
-                + n_bytes * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
+                + size * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
 
     def __repr__(self) -> str:
         return f"Fabric({format_rate(self.bandwidth_bps)}, {self.hops} hop(s), hosts {sorted(self.hosts)})"
@@ -167,6 +169,12 @@ class ProtectionDomain:
         return QueuePair(self, send_cq, recv_cq, max_send_wr)
 
 
+def _integers(addr, length) -> None:
+    for name, value in (("addr", addr), ("length", length)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer (bytes), got {type(value).__name__} {value!r:.80}")
+
+
 class MemoryRegion:
     """Registered memory: the NIC may touch ``bytes`` through ``lkey`` and, if allowed, ``rkey``."""
 
@@ -187,9 +195,13 @@ class MemoryRegion:
         return SGE(self.addr + offset, length, self.lkey)
 
     def contains(self, addr: int, length: int) -> bool:
+        _integers(addr, length)
         return length >= 0 and self.addr <= addr and addr + length <= self.addr + self.length
 
     def view(self, addr: int, length: int) -> np.ndarray:
+        if not self.contains(addr, length):
+            raise ValueError(f"addr and length must lie inside this region ({self.length} B at {self.addr:#x}), "
+                             f"got {length} B at {addr:#x}")
         start = addr - self.addr
         return self.bytes[start:start + length]
 

@@ -119,8 +119,12 @@ def _load() -> None:
         importlib.import_module(f"{__name__}.{module.name}")
 
 
+class UnknownKey(KeyError, ValueError):
+    """No spec under this key: a ``KeyError`` of the registry, and a ``ValueError`` of the argument."""
+
+
 def get(key: str) -> Spec:
-    """The :class:`Spec` stored under ``key``; a ``KeyError`` lists close keys."""
+    """The :class:`Spec` stored under ``key``; an :class:`UnknownKey` error lists close keys."""
     if not isinstance(key, str):
         raise TypeError(f"key must be a str, got {type(key).__name__}")
     try:
@@ -128,7 +132,7 @@ def get(key: str) -> Spec:
     except KeyError:
         stem = key.rsplit(".", 1)[0]
         near = sorted(k for k in _REGISTRY if k.startswith(stem))[:8]
-        raise KeyError(f"no spec {key!r}; keys under {stem!r}: {near}") from None
+        raise UnknownKey(f"key: no spec {key!r}; keys under {stem!r}: {near}") from None
 
 
 def value(key: str) -> float:

@@ -67,7 +67,11 @@ def draw_goodput(loss_rates: Sequence[float], simulated: dict, window_packets: f
     ``simulated`` maps ``"roce"`` and ``"uet"`` to arrays of shape (len(loss_rates), seeds).
     """
     p = np.array([validate.in_range("loss_rates", x, 0.0, 1.0, low_open=True, high_open=True)
-                  for x in loss_rates])
+                  for x in validate.sequence("loss_rates", loss_rates, "a list of loss rates")])
+    if not len(p):
+        raise ValueError("loss_rates must hold at least one loss rate")
+    if not isinstance(simulated, dict) or not {"roce", "uet"} <= set(simulated):
+        raise TypeError(f"simulated must be a dict of 'roce' and 'uet' arrays, got {simulated!r:.80}")
     w = validate.positive("window_packets", window_packets)
     k = validate.positive("pipe_packets", pipe_packets)
     fig, ax = plots.figure(width_in=6.4, height_in=3.4)
