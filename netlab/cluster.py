@@ -526,9 +526,11 @@ def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), overlaps
     decisions every design meeting the brief shares (robust), and which are close calls."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
-    pues = [validate.in_range("pues", p, 1.0, 5.0) for p in pues]
-    overlaps = [validate.in_range("overlaps", o, 0.0, 1.0) for o in overlaps]
-    flows_per_gpu = [validate.integer("flows_per_gpu", f, minimum=1, maximum=64) for f in flows_per_gpu]
+    validate.instance("workload", workload, Workload, "a Workload")
+    pues = [validate.in_range("pues", p, 1.0, 5.0) for p in validate.sequence("pues", pues)]
+    overlaps = [validate.in_range("overlaps", o, 0.0, 1.0) for o in validate.sequence("overlaps", overlaps)]
+    flows_per_gpu = [validate.integer("flows_per_gpu", f, minimum=1, maximum=64)
+                     for f in validate.sequence("flows_per_gpu", flows_per_gpu)]
     if not (pues and overlaps and flows_per_gpu):
         raise ValueError("pues, overlaps and flows_per_gpu must each hold at least one value")
     rows = []
@@ -555,6 +557,7 @@ SHORT_NAMES = {"dgx-h100": "DGX H100", "gb200-nvl72": "NVL72", "pcie-h100": "PCI
 def robustness_table(rows: list[Robustness]) -> str:
     """A Markdown table of :func:`robustness` rows: the values each decision takes among the designs
     that meet the brief, in bold when the brief forces one."""
+    rows = validate.sequence("rows", rows, "a list of Robustness rows, as robustness() returns")
     if not all(isinstance(r, Robustness) for r in rows):
         raise TypeError("rows must be Robustness rows, as robustness() returns them")
 

@@ -304,6 +304,7 @@ NOT_SWEPT = {
     "netlab.sim.network.Network.record_drop": CALLBACK,
     "netlab.sim.network.Network.flow_complete": CALLBACK,
     "netlab.rdma.core.CompletionQueue.push": "called by the QP to post a completion (chapter 3's emulation)",
+    "netlab.rdma.verbs.Context.get_async_event": "takes no argument: it reads the device's event queue",
 }
 # Classes whose objects a verb makes, as the C verbs make them: their constructors are not swept
 # (the verb that makes each is), their methods are.
@@ -323,7 +324,9 @@ for _cls, _names in ((DCQCN, ("attach", "detach", "on_cnp", "on_send")),
     for _name in _names:
         NOT_SWEPT[f"{_cls.__module__}.{_cls.__name__}.{_name}"] = CALLBACK
 RESULT_RECORDS = [
-    "netlab.cluster.Evaluation", "netlab.cluster.Verdict",
+    "netlab.cluster.Evaluation", "netlab.cluster.Verdict", "netlab.cluster.Robustness",
+    "netlab.lossless.ib_vs_ethernet.Headroom", "netlab.lossless.ib_vs_ethernet.TimeoutCase",
+    "netlab.rdma.core.AsyncEvent",
     "netlab.collectives.alpha_beta.CollectiveTime", "netlab.collectives.nccl_tests.NcclRow",
     "netlab.collectives.nccl_tests.NcclTestsRun", "netlab.collectives.nccl_tests.AlphaBetaFit",
     "netlab.collectives.nccl_tuner.TunerEstimate", "netlab.collectives.nccl_tuner.SwitchLatencyEffect",
