@@ -11,7 +11,7 @@ non-blocking and all built from one registry switch (radix ``k``, leaves of ``d 
 * **Rail-optimized.** The same tiers, but each leaf serves one rail: NIC ``g`` of ``d`` domains.
   A rail needs ``ceil(n_domains / d)`` leaves, all rails ``R`` times that; the tiers above join
   every leaf as in a fat tree (a rail's last leaf may be part-filled, since it takes no other
-  rail). NVIDIA's SuperPOD designs wire DGX nodes this way. With ``n_domains`` a multiple of
+  rail). NVIDIA's HGX reference architecture {nvidia-hgx-ra} wires its GPUs' NICs this way. With ``n_domains`` a multiple of
   ``d`` the counts equal the fat tree's: only the wiring differs, and with it the traffic.
 * **Rail-only** (Wang et al. {wang-rail-only}). Each rail is its own Clos of ``n_domains`` NICs
   (one switch when ``n_domains <= k``) and nothing joins the rails: the spine that would is gone.
@@ -50,7 +50,7 @@ bandwidth terms only, the all-reduce with the per-step latencies of the domain p
   outside a bandwidth model.
 
 References: ``wang-rail-only`` (the rail-only design and its cost, power and all-to-all claims,
-registry ``fabric.rail_only.*``), ``al-fares-fat-tree``, ``nvidia-superpod-cabling``.
+registry ``fabric.rail_only.*``), ``al-fares-fat-tree``, ``nvidia-hgx-ra``.
 """
 
 from __future__ import annotations
