@@ -105,7 +105,7 @@ def _rails(n_gpus: int, domain: str, switch: str) -> dict:
     return rails.compare(n_gpus, switch, domain, RAIL_BYTES)
 
 
-def draw_rails(n_gpus: int, domain: str, switch: str):
+def draw_rails(n_gpus: int, domain: str, switch: str = "quantum2"):
     """Switches, network cost (low-high range), power and collective times of the three wirings.
 
     A missing bar is a wiring the switch cannot build in three tiers."""
@@ -144,7 +144,7 @@ def draw_rails(n_gpus: int, domain: str, switch: str):
     return fig
 
 
-def rails_readout(n_gpus: int, domain: str, switch: str) -> str:
+def rails_readout(n_gpus: int, domain: str, switch: str = "quantum2") -> str:
     """Two sentences: what rail-only saves over rail-optimized, and what its all-to-all pays."""
     rows = _rails(n_gpus, domain, switch)
     ro, rl = rows["rail_optimized"][0], rows["rail_only"][0]
@@ -164,7 +164,7 @@ def rails_readout(n_gpus: int, domain: str, switch: str) -> str:
             f"than rail-optimized. " + timing)
 
 
-def rails_alt(n_gpus: int, domain: str, switch: str) -> str:
+def rails_alt(n_gpus: int, domain: str, switch: str = "quantum2") -> str:
     """Alternative text of :func:`draw_rails`."""
     rows = _rails(n_gpus, domain, switch)
     parts = []
