@@ -11,8 +11,9 @@ non-blocking and all built from one registry switch (radix ``k``, leaves of ``d 
 * **Rail-optimized.** The same tiers, but each leaf serves one rail: NIC ``g`` of ``d`` domains.
   A rail needs ``ceil(n_domains / d)`` leaves, all rails ``R`` times that; the tiers above join
   every leaf as in a fat tree (a rail's last leaf may be part-filled, since it takes no other
-  rail). NVIDIA's HGX reference architecture {nvidia-hgx-ra} wires its GPUs' NICs this way. With ``n_domains`` a multiple of
-  ``d`` the counts equal the fat tree's: only the wiring differs, and with it the traffic.
+  rail). NVIDIA's HGX reference architecture {nvidia-hgx-ra} wires its GPUs' NICs this way.
+  With ``n_domains`` a multiple of ``d`` the counts equal the fat tree's: only the wiring
+  differs, and with it the traffic.
 * **Rail-only** (Wang et al. {wang-rail-only}). Each rail is its own Clos of ``n_domains`` NICs
   (one switch when ``n_domains <= k``) and nothing joins the rails: the spine that would is gone.
   A byte for another rail first crosses the scale-up domain (NVLink) to the GPU on the right rail.
