@@ -1,4 +1,4 @@
-"""Figures and readouts for chapter 5's balls-into-bins explorer (lab 5).
+"""Figures and readouts for chapter 5's explorers (lab 5): balls into bins, and three fabric wirings.
 
 ``draw_paths`` shows one seeded throw of flows (per-flow ECMP) or packets (spraying) onto
 equal paths; ``paths_readout`` says in one sentence what that throw did and what the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from netlab import plots, validate
-from netlab.fabric import ecmp
+from netlab.fabric import ecmp, rails
 
 SCHEMES = {"ECMP (per flow)": 1, "spraying, 16 packets": 16, "spraying, 256 packets": 256}
 PATHS = (8, 32, 64, 128)
@@ -98,3 +98,89 @@ def completions_readout(runs: dict, alone: dict, scenario: str, scheme: str) -> 
             f"{run.job_times_s[0] / run.ideal_s:.2f}x the ideal{solo} and the median flow "
             f"{run.percentile_s(50) / run.ideal_s:.2f}x; {run.out_of_order_packets} packets arrive out of "
             f"order and {run.dropped_packets} are dropped.")
+
+
+# --- rail-optimized, rail-only and fat-tree fabrics (lab 5's fabric calculator) -------------------
+
+RAIL_SIZES = (1152, 2304, 4608, 9216, 18432, 36864, 73728, 101376)   # multiples of 8 and of 72 GPUs
+RAIL_DOMAINS = {"dgx-h100": "DGX H100 (8 GPUs)", "gb200-nvl72": "GB200 NVL72 (72 GPUs)"}
+RAIL_SWITCHES = {"quantum2": "Quantum-2, 64 x 400G", "sn5600_400g": "SN5600, 128 x 400G"}
+RAIL_BYTES = 256e6           # bytes per GPU of the all-reduce and the all-to-all
+_RAIL_COLOURS = {"fat_tree": "grey", "rail_optimized": "infiniband", "rail_only": "green"}
+
+
+def _rails(n_gpus: int, domain: str, switch: str) -> dict:
+    validate.choice("domain", domain, RAIL_DOMAINS)
+    validate.choice("switch", switch, RAIL_SWITCHES)
+    return rails.compare(n_gpus, switch, domain, RAIL_BYTES)
+
+
+def draw_rails(n_gpus: int, domain: str, switch: str = "quantum2"):
+    """Switches, network cost (low-high range), power and collective times of the three wirings.
+
+    A missing bar is a wiring the switch cannot build in three tiers."""
+    rows = _rails(n_gpus, domain, switch)
+    fig, axes = plots.figure(ncols=2, nrows=2, width_in=6.4, height_in=4.6)
+    (ax_sw, ax_cost), (ax_pw, ax_t) = axes
+    names = [rails.KIND_NAMES[k] for k in rails.KINDS]
+    x = np.arange(len(names))
+    colours = [plots.color(_RAIL_COLOURS[k]) for k in rails.KINDS]
+    panels = ((ax_sw, "switches", lambda f: f.n_switches),
+              (ax_cost, "network cost ($ M, high)", lambda f: f.cost_high_usd / 1e6),
+              (ax_pw, "network power (kW)", lambda f: f.power_w / 1e3))
+    for ax, label, value in panels:
+        heights = [value(rows[k][0]) if rows[k][0] is not None else 0.0 for k in rails.KINDS]
+        ax.bar(x, heights, color=colours)
+        top = max(heights) or 1.0
+        for i, k in enumerate(rails.KINDS):
+            if rows[k][0] is None:
+                ax.text(i, 0.05 * top, "needs a\n4th tier", ha="center", va="bottom", fontsize=8)
+        if ax is ax_cost:    # the low estimate as a tick inside each bar
+            lows = [rows[k][0].cost_low_usd / 1e6 if rows[k][0] is not None else np.nan for k in rails.KINDS]
+            ax.plot(x, lows, linestyle="none", marker="_", markersize=18, color=plots.color("black"))
+        ax.set_ylim(0, top * 1.15)
+        ax.set_ylabel(label)
+        ax.set_xticks(x, ["fat\ntree", "rail-\noptimized", "rail-\nonly"])
+    ar = [rows[k][1].all_reduce_s * 1e3 for k in rails.KINDS]
+    a2a = [rows[k][1].all_to_all_s * 1e3 for k in rails.KINDS]
+    ax_t.bar(x - 0.2, ar, width=0.4, color=plots.color("blue"), label="all-reduce")
+    ax_t.bar(x + 0.2, a2a, width=0.4, color=plots.color("orange"), label="all-to-all")
+    ax_t.set_ylabel(f"time, {RAIL_BYTES / 1e6:g} MB per GPU (ms)")
+    ax_t.set_xticks(x, ["fat\ntree", "rail-\noptimized", "rail-\nonly"])
+    ax_t.set_ylim(0, max(ar + a2a) * 1.4)
+    ax_t.legend(loc="upper center", ncol=2, fontsize=8)
+    fig.suptitle(f"{n_gpus:,} GPUs, {RAIL_DOMAINS[domain]}, {RAIL_SWITCHES[switch]}")
+    fig.alt = rails_alt(n_gpus, domain, switch)
+    return fig
+
+
+def rails_readout(n_gpus: int, domain: str, switch: str = "quantum2") -> str:
+    """Two sentences: what rail-only saves over rail-optimized, and what its all-to-all pays."""
+    rows = _rails(n_gpus, domain, switch)
+    ro, rl = rows["rail_optimized"][0], rows["rail_only"][0]
+    t_rl, t_ft = rows["rail_only"][1], rows["fat_tree"][1]
+    timing = (f"All-reduce takes {t_rl.all_reduce_s * 1e3:.1f} ms on all three (rail-local); all-to-all takes "
+              f"{t_ft.all_to_all_s * 1e3:.1f} ms on a non-blocking fat tree and {t_rl.all_to_all_s * 1e3:.1f} ms "
+              f"(+{t_rl.all_to_all_s / t_ft.all_to_all_s - 1:.1%}) where cross-rail bytes hop NVLink first.")
+    if rl is None:
+        return f"No wiring attaches {n_gpus:,} GPUs in three tiers of this switch. " + timing
+    if ro is None:
+        return (f"{n_gpus:,} GPUs exceed three tiers of this switch for the fat tree and rail-optimized fabric; "
+                f"rail-only builds each rail in {rl.n_tiers} tier(s) with {rl.n_switches:,} switches in all. "
+                + timing)
+    s = rails.rail_only_saving(n_gpus, switch, domain)
+    return (f"Rail-only needs {rl.n_tiers} tier(s) and {rl.n_switches:,} switches against {ro.n_tiers} and "
+            f"{ro.n_switches:,}: {s.cost_low:.0%} less network cost and {s.power:.0%} less network power "
+            f"than rail-optimized. " + timing)
+
+
+def rails_alt(n_gpus: int, domain: str, switch: str = "quantum2") -> str:
+    """Alternative text of :func:`draw_rails`."""
+    rows = _rails(n_gpus, domain, switch)
+    parts = []
+    for k in rails.KINDS:
+        f, t = rows[k]
+        size = ("cannot be built in three tiers" if f is None else
+                f"{f.n_switches:,} switches, ${f.cost_high_usd / 1e6:,.0f} M, {f.power_w / 1e3:,.0f} kW")
+        parts.append(f"{rails.KIND_NAMES[k]}: {size}, all-to-all {t.all_to_all_s * 1e3:.1f} ms")
+    return f"Three fabrics for {n_gpus:,} GPUs: " + "; ".join(parts)

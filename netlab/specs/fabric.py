@@ -118,3 +118,28 @@ register(
          "over baseline ECMP",
          "meta-roce-ecmp", "2024-08", "measured", "S", published="up to 40 %"),
 )
+
+register(
+    # --- rail-only fabrics (Wang et al.): the abstract's ranges, checked in netlab.fabric.rails ---
+    Spec("fabric.rail_only.cost_saving_low", 0.38, "1",
+         "Network cost saved by a rail-only fabric over a rail-optimized Clos, low end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="38 %",
+         note="The paper's abstract; an analytic cost model, not a deployment. The cost table behind "
+              "the range (switch prices, cluster sizes) was not read for netlab."),
+    Spec("fabric.rail_only.cost_saving_high", 0.77, "1",
+         "Network cost saved by a rail-only fabric over a rail-optimized Clos, high end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="77 %"),
+    Spec("fabric.rail_only.power_saving_low", 0.37, "1",
+         "Network power saved by a rail-only fabric, low end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="37 %"),
+    Spec("fabric.rail_only.power_saving_high", 0.75, "1",
+         "Network power saved by a rail-only fabric, high end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="75 %"),
+    Spec("fabric.rail_only.all_to_all_overhead_low", 0.082, "1",
+         "Extra all-to-all completion time when rail-only forwards cross-rail traffic through the "
+         "scale-up domain, low end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="8.2 %"),
+    Spec("fabric.rail_only.all_to_all_overhead_high", 0.112, "1",
+         "Extra all-to-all completion time of rail-only forwarding, high end of the range",
+         "wang-rail-only", "2023-07", "simulated", "P", published="11.2 %"),
+)
