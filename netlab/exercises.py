@@ -182,10 +182,10 @@ MESSAGES: dict[str, str] = {
 # Fields every message may use: phrases naming the exercise's unit, empty when it has none.
 UNIT_PHRASES: dict[str, str] = {"in_unit": " in {unit}", "paren_unit": " (in {unit})", "space_unit": " {unit}"}
 CLOSE_BAND = 0.1          # a wrong answer within 10 % is called close
-# A typed unit of one kind that an answer of another kind accepts: a factor typed with "x" for a
-# count or a decibel ratio, a percentage for a factor ("120 %" is 1.2).
 KEY_DIGITS = 12           # the answer is read to 12 significant digits before it is rounded by hand
 SAME_NUMBER = 1e-9        # an answer within this of a rounded key is that rounding
+# A typed unit of one kind that an answer of another kind accepts: a factor typed with "x" for a
+# count or a decibel ratio, a percentage for a factor ("120 %" is 1.2).
 COMPATIBLE: dict[str, list[str]] = {"ratio": ["db_ratio", "count"], "percent": ["ratio", "db_ratio"]}
 
 
@@ -448,8 +448,9 @@ def _text(name: str, text) -> str:
 
 
 def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, factors, values) -> list[dict]:
-    """The slips to test, in order: the exercise's wrong values and factors, then the common ones
-    that the kind of quantity can make and that the tolerance separates from the answer."""
+    """The slips to test, in order: the key rounded to 2-3 figures, the exercise's wrong values, the
+    key rounded to 1 figure or cut, the exercise's factors, then the common ones that the kind of
+    quantity can make and that the tolerance separates from the answer."""
     slips: list[dict] = [{"rounding": dict(ROUNDED_FIRST)}]
     for value, text in values:
         slips.append({"value": value, "tol": min(rel_tol, VALUE_SLIP_TOL), "text": text})
@@ -659,8 +660,6 @@ def check_spec(spec: dict, value) -> Feedback:
     if reading.comma and not verdict.correct:
         message += _say("comma_note", spec["unit"], comma=reading.comma)
     return Feedback(verdict.correct, message, verdict.ratio)
-
-
 
 
 def _rounded(answer: float, k: int) -> tuple[float, float]:
