@@ -453,7 +453,9 @@ def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, facto
     quantity can make and that the tolerance separates from the answer."""
     slips: list[dict] = [{"rounding": dict(ROUNDED_FIRST)}]
     for value, text in values:
-        slips.append({"value": value, "tol": min(rel_tol, VALUE_SLIP_TOL), "text": text})
+        # two named values closer than their tolerances (4096 and 4160 switches) split the gap
+        gaps = [abs(other / value - 1) / 2 for other, _ in values if other != value]
+        slips.append({"value": value, "tol": min([rel_tol, VALUE_SLIP_TOL] + gaps), "text": text})
     slips.append({"rounding": dict(ROUNDED_LATER)})
     for factor, text in factors:
         slips.append({"factor": factor, "tol": min(rel_tol, EXTRA_SLIP_TOL), "text": text})
