@@ -26,7 +26,7 @@ book cannot teach a number its own library disagrees with::
     >>> print(ex.check(40.96).message)      # forgot the 8 bits per byte
     Not yet: Bits vs bytes? 4 KiB is 32,768 bits.
     >>> print(ex.check(300).message)        # 327.68 rounded to one figure
-    Close, but rounded too far: round the answer to at least 2 significant figures (the tolerance is ±2 %).
+    Close, but rounded too far: round the answer to 2 or more significant figures (the tolerance is ±2 %).
     >>> print(ex.check("0.32768 µs").message)   # a unit is converted
     0.32768 µs = 327.68 ns. Correct: 327.7 ns.
     >>> print(ex.check("327,68").message)       # a decimal comma
@@ -170,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "named_value": "Not yet: {text}",
     "slip_large": "Not yet: your answer is {factor}x too large. {text}",
     "slip_small": "Not yet: your answer is {factor}x too small. {text}",
-    "rounded": "Close, but rounded too far: round the answer to at least {digits} significant figures "
+    "rounded": "Close, but rounded too far: round the answer to {digits} or more significant figures "
                "(the tolerance is ±{tol} %).",
     "close": "Close, but outside the tolerance (±{tol} %): check rounding and any term you left out.",
     "too_high": "Not yet: your answer is too high (by a factor of {factor}). Recheck each step and its units.",

@@ -27,7 +27,7 @@ BITS_BYTES = {"data", "rate", "energy_per_bit"}     # x8: a bit or a byte is in 
 PREFIXED = {"data", "rate", "time", "power", "energy", "energy_per_bit"}  # x1000: an SI prefix
 BINARY = {"data", "rate"}                                      # x1.024: KiB vs KB
 CALENDAR = {"min", "h", "hour", "hours", "d", "day", "days"}  # no SI prefix on days
-ROUNDED = "Close, but rounded too far: round the answer to at least "
+ROUNDED = "Close, but rounded too far: round the answer to "
 # the common messages' own words, which must not appear where the quantity cannot make the slip
 COMMON_WORDS = {"x8": "Bits vs bytes? 1 byte = 8 bits", "x16": "bits vs bytes", "x1000": "A prefix slip",
                 "x1.024": "Binary vs decimal? 1 KiB = 1024 B", "voltage": "10^(dB/20)"}

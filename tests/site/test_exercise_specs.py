@@ -27,7 +27,7 @@ def test_every_exercise_answers_right_slips_and_random_answers(book_exercises):
             feedback = exercises.check_spec(ex.spec, typed)
             trouble += eb.problems(ex, label, typed, feedback.correct, feedback.message)
             tried += 1
-    assert tried >= 30 * len(book_exercises)
+    assert tried >= 20 * len(book_exercises)      # 12-14 inputs each before issue 31
     assert not trouble, "\n".join(trouble)
 
 
