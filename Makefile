@@ -21,8 +21,10 @@ NB_PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 PYTEST := $(NB_PYTEST) -p no:nbmake
 # uv installs the pinned requirements in parallel.
 UV := uv==0.13.9
+# What ruff checks (its rules: pyproject.toml); mypy's files are set there too.
+LINT_PATHS := netlab tests benchmarks book/_ext
 
-.PHONY: help install book build stage test site-from-notebooks pdf-then-static test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
+.PHONY: help install book build stage test check lint site-from-notebooks pdf-then-static test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
 
 install: $(STAMP) $(SIM_FAST) ## make .venv: pinned requirements, netlab, the compiled simulator
 
@@ -72,9 +74,17 @@ build: $(STAMP) ## build the site strictly from the executed copies in _build-sr
 	test -d $(SRC)/labs || { echo "no executed notebooks in $(SRC): run make book"; exit 1; }
 	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
-# Two lines of work side by side: the unit tests (at nice 10), and the site's line, the critical path.
-test: $(STAMP) stage ## every test CI runs: unit, notebooks, strict build, PDF, static and browser checks
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-unit site-from-notebooks UNIT_NICE="nice -n 10"
+# Three lines of work side by side: the lint and the unit tests (both at nice 10), and the site's
+# line, the critical path.
+test: $(STAMP) stage ## every test CI runs: lint, unit, notebooks, strict build, PDF, static and browser checks
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint test-unit site-from-notebooks UNIT_NICE="nice -n 10"
+
+check: lint ## the fast inner loop: lint, then the unit tests up to the first failure
+	NETLAB_STATIC_WIDGETS=1 $(PYTEST) tests -m "not site and not browser" -x
+
+lint: $(STAMP) ## ruff on the code, mypy on the models (both configured in pyproject.toml)
+	$(UNIT_NICE) $(BIN)/ruff check $(LINT_PATHS)
+	$(UNIT_NICE) $(BIN)/mypy
 
 site-from-notebooks: $(STAMP) ## the site's line of make test: notebooks, build, browser, PDF, static
 	NETLAB_STATIC_WIDGETS=1 $(NB_PYTEST) $(NBMAKE) -n 2
@@ -121,4 +131,4 @@ bench: $(STAMP) ## run every benchmarks/bench_*.py; figures are printed, never a
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean: ## remove the builds, the staged sources and the compiled simulator
-	rm -rf $(BUILD_DIR) $(SRC) .pytest_cache build netlab/sim/*.so netlab/sim/_compiled.json
+	rm -rf $(BUILD_DIR) $(SRC) .pytest_cache .ruff_cache .mypy_cache build netlab/sim/*.so netlab/sim/_compiled.json

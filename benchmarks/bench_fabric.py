@@ -14,7 +14,8 @@ figures are for reading. Run with
 import sys
 import time
 
-from netlab.sim.loadbalance import SCHEMES, run_pattern
+from netlab.fabric.experiments import run_pattern
+from netlab.sim.loadbalance import SCHEMES
 
 
 def main() -> None:

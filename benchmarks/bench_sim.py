@@ -196,7 +196,7 @@ import time
 import tracemalloc
 
 from netlab.sim import PFC, Lossy, single_switch
-from netlab.sim.loadbalance import _flows, run_pattern
+from netlab.fabric.experiments import _flows, run_pattern
 from netlab.uet.experiments import incast
 
 RATE = 100e9
@@ -485,7 +485,7 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
 
     h_incast = None
     for scheme in ("ecmp", "spray", "adaptive"):
-        r, wall_n, cpu_n = timed(lambda: permutation(scheme, n_bytes=n_bytes), repeats)
+        r, wall_n, cpu_n = timed(lambda scheme=scheme: permutation(scheme, n_bytes=n_bytes), repeats)
         fct = sorted(r.completion_times_s)
         if htsim:
             cols = htsim_columns(*run_htsim(htsim, workdir, "perm.cm", HTSIM_ARGS[scheme], 1 if quick else 3),
@@ -496,7 +496,7 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
         print(f"  permutation {scheme:10s} {wall_n:7.2f} {cpu_n:6.2f} {cpu_n / unit:7.1f} {r.events_processed:9d} "
               f"{statistics.median(fct) * 1e6:10.1f} {fct[-1] * 1e6:10.1f} | {'':{len(source) + 1}s} {cols}",
               flush=True)
-        one, _, cpu_1 = timed(lambda: permutation(scheme, n_bytes=n_bytes, ack_every=1), 1)
+        one, _, cpu_1 = timed(lambda scheme=scheme: permutation(scheme, n_bytes=n_bytes, ack_every=1), 1)
         fct_1 = sorted(one.completion_times_s)
         print(f"    one SACK per packet (netlab's default): {cpu_1:6.2f} s CPU, {cpu_1 / unit:5.1f} x bare, "
               f"{one.events_processed} events, FCT p50 {statistics.median(fct_1) * 1e6:.1f} us, "
@@ -509,7 +509,7 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
     if htsim:
         h_incast = run_htsim(htsim, workdir, "incast.cm", HTSIM_ARGS["incast"], 1 if quick else 3)
     for config in ("roce-pfc", "uet-trim-credits"):
-        r, wall_n, cpu_n = timed(lambda: fabric_incast(config, n_bytes), repeats)
+        r, wall_n, cpu_n = timed(lambda config=config: fabric_incast(config, n_bytes), repeats)
         if htsim:
             fct, wall_h, cpu_h = h_incast
             cols = (f"{wall_h:6.2f} {cpu_h:6.2f} {cpu_h / unit:6.1f} {statistics.fmean(fct) * 1e6:7.0f} "
@@ -521,7 +521,7 @@ def section_fabric(quick: bool, reference: bool, unit: float, htsim: str | None 
               f"{r.mean_completion_s * 1e6:10.1f} {r.max_completion_s * 1e6:10.1f} | {'':{len(source) + 1}s} {cols}"
               f"   ({r.retransmitted_packets} resent, {r.timeouts} timeouts; p50 columns = mean)", flush=True)
         if config.startswith("uet"):
-            one, _, cpu_1 = timed(lambda: fabric_incast(config, n_bytes, htsim_acks=False), 1)
+            one, _, cpu_1 = timed(lambda config=config: fabric_incast(config, n_bytes, htsim_acks=False), 1)
             print(f"    one SACK and one credit per packet (netlab's default): {cpu_1:6.2f} s CPU, "
                   f"{cpu_1 / unit:5.1f} x bare, {one.events} events, mean {one.mean_completion_s * 1e6:.1f} us, "
                   f"tail {one.max_completion_s * 1e6:.1f} us; coalescing saves {1 - cpu_n / cpu_1:.0%} of the CPU time",
@@ -611,14 +611,14 @@ def section_scaling(quick: bool, unit: float) -> None:
     print(f"\n3. scaling of the sprayed permutation ({n_bytes / 1e6:g} MB per host; then 128 hosts)")
     walls = []
     for n in hosts:
-        r, wall, cpu = timed(lambda: permutation("spray", n, n_bytes), 1)
+        r, wall, cpu = timed(lambda n=n: permutation("spray", n, n_bytes), 1)
         walls.append(cpu)
         print(f"  {n:5d} hosts: {cpu:7.2f} s CPU ({cpu / unit:6.1f} x bare), {r.events_processed:9d} events, "
               f"{r.events_processed / cpu:9,.0f} events/s", flush=True)
     print(f"  fitted exponent in hosts: {fitted_exponent(hosts, walls):.2f}")
     walls = []
     for size in sizes:
-        r, wall, cpu = timed(lambda: permutation("spray", 128, size), 1)
+        r, wall, cpu = timed(lambda size=size: permutation("spray", 128, size), 1)
         walls.append(cpu)
         print(f"  {size / 1e6:5.2f} MB: {cpu:7.2f} s CPU ({cpu / unit:6.1f} x bare), {r.events_processed:9d} events",
               flush=True)

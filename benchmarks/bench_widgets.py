@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
-import itertools
 import json
 import os
 import statistics

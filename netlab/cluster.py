@@ -1,4 +1,4 @@
-"""Cluster: design an AI factory by composing the models of chapters 1-10.
+"""Cluster: design an AI factory by composing the models of chapters 1, 5, 6, 7 and 9.
 
 A design is a handful of choices: how many GPUs, which scale-up domain they sit
 in (an 8-GPU NVLink node, an NVL72 rack, or a PCIe mesh), which switch builds the
@@ -12,7 +12,8 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
 * memory and compute per step: :mod:`netlab.training.memory`, :mod:`netlab.training.parallelism` (chapter 1);
 * tensor-parallel all-reduces inside a domain: :func:`netlab.nvlink.inference.tp_all_reduce_time` (chapter 7);
 * the data-parallel gradient all-reduce across domains:
-  :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), with the scale-out
+  :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), its two tiers overlapped as
+  NCCL runs them (``pipelined_s``: the slower tier sets the time), with the scale-out
   rate reduced by the load-balancing scheme (:mod:`netlab.fabric.ecmp`, chapter 5) and by
   oversubscription;
 * the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5);
@@ -20,7 +21,15 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
 
 Step time = compute + pipeline bubble + tensor-parallel + pipeline transfers + the
 exposed part of the gradient all-reduce. Capital cost is a range, because the
-prices behind it are street-price estimates (see the registry's ``cost.*``).
+prices behind it are street-price estimates (see the registry's ``cost.*``). Power is
+nameplate (maximum) power: right for the facility envelope, an upper bound for energy
+(an average draw of about 0.75 of it is a common assumption, fact sheet J7).
+
+What it leaves out: the transport (lossless or lossy Ethernet, UET: chapters 4 and 8) and
+sites (chapter 10) are not decisions here; the load balancing stands for the transport's
+effect on the fabric. A check that a brief "meets" is only as firm as its margins:
+:func:`robustness` re-runs a brief over PUE, overlap and flows per GPU and says which
+decisions hold.
 """
 
 from __future__ import annotations
@@ -79,6 +88,7 @@ class Design:
     optics: str = "dsp_pluggable"       # netlab.optics.cpo.OPTIONS
     tp: int = 8
     pp: int = 1
+    flows_per_gpu: int = 1              # flows each GPU's NIC hashes onto the fabric (NCCL channels x QPs)
 
     def __post_init__(self):
         if not isinstance(self.name, str):
@@ -91,6 +101,7 @@ class Design:
         validate.choice("optics", self.optics, optics_mod.OPTIONS)
         validate.integer("tp", self.tp, minimum=1)
         validate.integer("pp", self.pp, minimum=1)
+        validate.integer("flows_per_gpu", self.flows_per_gpu, minimum=1, maximum=64)
 
 
 @dataclass(frozen=True)
@@ -245,13 +256,17 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
 
     fab = fabric.for_switch(design.switch, n_gpus, oversubscription=design.oversubscription)
     grad_bytes = workload.n_params / (tp * pp) * 2.0
-    lb = scaleout_efficiency(design.load_balancing, fab.leaf_downlinks, fab.leaf_uplinks, grad_bytes / dp)
+    # ECMP hashes every flow of every GPU under a leaf onto its uplinks: one flow per GPU is the
+    # worst case; NCCL spreads a NIC's traffic over several channels and QPs (flows_per_gpu)
+    flows = fab.leaf_downlinks * design.flows_per_gpu
+    lb = scaleout_efficiency(design.load_balancing, flows, fab.leaf_uplinks, grad_bytes / dp / design.flows_per_gpu)
     port_bps = min(domain.scaleout_per_gpu_bps, fab.port_rate_bps)
     scaleout_bps = port_bps * lb * min(1.0, 1.0 / fab.oversubscription)
     effective = replace(domain, scaleout_per_gpu_bps=scaleout_bps)
     pp_s = traffic.pp_bytes * 8.0 / scaleout_bps
     inner = domain.n_gpus // tp   # data-parallel ranks that share a domain
-    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).time_s if dp > 1 else 0.0
+    # NCCL overlaps the tiers of a hierarchical all-reduce (chapter 7): the slower tier sets the time
+    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).pipelined_s if dp > 1 else 0.0
 
     step_s = compute_s + bubble_s + tp_s + pp_s + dp_s * (1.0 - overlap)
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
@@ -288,7 +303,10 @@ FABRICS = {
     "eth-ecmp": ("sn5600_400g", "ecmp", "Ethernet 400G, ECMP hashing"),
     "eth-spraying": ("sn5600_400g", "spraying", "Ethernet 400G, packet spraying"),
 }
-CONSTRAINTS = ("time", "power", "budget")
+CONSTRAINTS = ("memory", "time", "power", "budget")
+# No CPO version of the capstone's switches exists (Spectrum-X and Quantum-X Photonics are
+# 800G/1.6T Spectrum-6 and XDR switches): a CPO design on them is a hypothetical variant.
+CPO_SHIPPING_SWITCHES: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -340,7 +358,8 @@ class Verdict:
     def margins(self) -> dict[str, float]:
         """Each constraint's use of its limit: days / max_days, watts / max, high capex / budget."""
         e, b = self.evaluation, self.brief
-        return {"time": e.training_days / b.max_days, "power": e.site.facility_w / b.max_facility_w,
+        return {"memory": e.state_bytes_per_gpu / specs.value(f"gpu.{_gpu_of(e.design)}.memory"),
+                "time": e.training_days / b.max_days, "power": e.site.facility_w / b.max_facility_w,
                 "budget": e.capex_high_usd / b.max_capex_usd}
 
     def __str__(self) -> str:
@@ -350,13 +369,22 @@ class Verdict:
                 f"${e.capex_low_usd / 1e6:,.0f}-{e.capex_high_usd / 1e6:,.0f} M; {verdict}.")
 
 
+def _gpu_of(design: Design) -> str:
+    return scaleup.preset(design.domain).gpu
+
+
 def check(evaluation: Evaluation, brief: Brief) -> Verdict:
-    """Which of time, power and budget ``evaluation`` misses under ``brief``."""
+    """Which of memory, time, power and budget ``evaluation`` misses under ``brief``.
+
+    Memory is a hard check: a design whose training state per GPU does not fit in the GPU's
+    memory cannot run, whatever its other numbers (ZeRO sharding of the optimizer state
+    across data-parallel ranks, not modelled here, would shrink that state)."""
     if not isinstance(evaluation, Evaluation):
         raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
-    ok = {"time": evaluation.training_days <= brief.max_days,
+    ok = {"memory": evaluation.fits,
+          "time": evaluation.training_days <= brief.max_days,
           "power": evaluation.site.facility_w <= brief.max_facility_w,
           "budget": evaluation.capex_high_usd <= brief.max_capex_usd}
     return Verdict(evaluation, brief, tuple(c for c in CONSTRAINTS if not ok[c]))
@@ -369,8 +397,11 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
     validate.key("optics", optics, optics_mod.OPTIONS)
     switch, lb, fabric_name = FABRICS[fabric_key]
     oversubscription = validate.in_range("oversubscription", oversubscription, 1.0, 1000.0)
+    optics_name = optics_mod.option_name(optics)
+    if optics == "cpo" and switch not in CPO_SHIPPING_SWITCHES:
+        optics_name += ", hypothetical"       # no CPO version of this switch exists
     name = (f"{DOMAIN_NAMES[validate.choice('domain', domain, scaleup.PRESETS)]}, {fabric_name}, "
-            f"{optics_mod.option_name(optics)}, {oversubscription:g}:1")
+            f"{optics_name}, {oversubscription:g}:1")
     return Design(name, n_gpus, domain=domain, switch=switch, oversubscription=oversubscription,
                   load_balancing=lb, optics=optics, tp=tp, pp=pp)
 
@@ -378,6 +409,9 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
 def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), optics=optics_mod.OPTIONS,
                  oversubscriptions=(1.0, 2.0, 3.0), n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> list[Design]:
     """Every combination of the four decisions, as :func:`capstone_design` designs."""
+    domains, fabrics, optics, oversubscriptions = (
+        validate.sequence(name, value, "a list of choices") for name, value in
+        (("domains", domains), ("fabrics", fabrics), ("optics", optics), ("oversubscriptions", oversubscriptions)))
     return [capstone_design(d, f, o, s, n_gpus, tp, pp)
             for d in domains for f in fabrics for o in optics for s in oversubscriptions]
 
@@ -387,7 +421,12 @@ def explore(workload: Workload, brief: Brief, designs: list[Design] | None = Non
     """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
-    designs = design_space(n_gpus=brief.n_gpus) if designs is None else list(designs)
+    if designs is None:
+        designs = design_space(n_gpus=brief.n_gpus)
+    else:
+        designs = validate.sequence("designs", designs, "a list of Designs")
+        for d in designs:
+            validate.instance("designs", d, Design, "a list of Designs")
     return [check(evaluate(d, workload, mfu=mfu, pue=brief.pue, overlap=brief.overlap), brief) for d in designs]
 
 
@@ -403,7 +442,7 @@ def best(verdicts: list[Verdict], objective: str = "days") -> Verdict | None:
     design meets the brief.
     """
     validate.choice("objective", objective, OBJECTIVES)
-    feasible = [v for v in verdicts if v.meets]
+    feasible = [v for v in _verdicts(verdicts) if v.meets]
     if not feasible:
         return None
     key = OBJECTIVES[objective]
@@ -412,15 +451,25 @@ def best(verdicts: list[Verdict], objective: str = "days") -> Verdict | None:
 
 def binding_counts(verdicts: list[Verdict]) -> dict[str, int]:
     """How many designs miss the brief on each constraint (a design can miss several)."""
+    verdicts = _verdicts(verdicts)
     return {c: sum(c in v.misses for v in verdicts) for c in CONSTRAINTS}
+
+
+def _verdicts(verdicts) -> list[Verdict]:
+    """``verdicts`` as a list, if it holds only Verdicts (from :func:`check` or :func:`explore`)."""
+    verdicts = validate.sequence("verdicts", verdicts, "a list of Verdicts from cluster.explore")
+    for v in verdicts:
+        validate.instance("verdicts", v, Verdict, "a list of Verdicts from cluster.explore")
+    return verdicts
 
 
 def plot_brief(verdict: Verdict):
     """Bars of each constraint's use of its limit (1 = on the limit), for one design."""
     from netlab import plots
-    fig, ax = plots.figure(width_in=6.4, height_in=2.2)
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
+    fig, ax = plots.figure(width_in=6.4, height_in=2.6)
     margins = verdict.margins
-    labels = {"time": "training days", "power": "facility power", "budget": "capex (high)"}
+    labels = {"memory": "memory per GPU", "time": "training days", "power": "facility power", "budget": "capex (high)"}
     names = [labels[c] for c in CONSTRAINTS]
     values = [margins[c] for c in CONSTRAINTS]
     colors = [plots.color("vermillion") if c in verdict.misses else plots.color("green") for c in CONSTRAINTS]
@@ -431,20 +480,103 @@ def plot_brief(verdict: Verdict):
     ax.set_xlabel("share of the brief's limit (beyond 1 = misses)")
     span = ax.get_xlim()[1]
     for y, x in enumerate(values):
-        # A value label is about a fifth of the axis wide in the phone frame: one that would
+        # A value label is up to a quarter of the axis wide in the phone frame: one that would
         # start left of the limit line and run across it goes just right of the line instead.
         start = x + 0.02 * span
-        if x < 1.0 and start + 0.2 * span > 1.0:
+        if x < 1.0 and start + 0.25 * span > 1.0:
             start = 1.0 + 0.02 * span
         ax.text(start, y, f"{x:.3f}", va="center")
     fig.alt = plot_brief_alt(verdict)
     return fig
 
 
+DECISIONS = ("domain", "fabric", "optics", "oversubscription")
+
+
+def decisions_of(design: Design) -> dict[str, object]:
+    """The capstone's four decisions behind ``design``: domain, fabric key, optics, oversubscription."""
+    if not isinstance(design, Design):
+        raise TypeError(f"design must be a Design, got {type(design).__name__}")
+    fabric_key = next((k for k, (sw, lb, _) in FABRICS.items()
+                       if sw == design.switch and lb == design.load_balancing), None)
+    return {"domain": design.domain, "fabric": fabric_key, "optics": design.optics,
+            "oversubscription": design.oversubscription}
+
+
+@dataclass(frozen=True)
+class Robustness:
+    """One setting of the inputs a brief leaves open, and what the design space then says.
+
+    ``choices`` maps each decision to the values it takes among the designs that meet the
+    brief: one value is a decision the brief forces; several are a close call, not a lesson."""
+
+    pue: float
+    overlap: float
+    flows_per_gpu: int
+    n_meet: int
+    misses: dict[str, int]             # designs missing each constraint (binding_counts)
+    fastest: str | None
+    cheapest: str | None
+    choices: dict[str, tuple]
+
+
+def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), overlaps=(0.0, 0.5, 0.8),
+               flows_per_gpu=(1, 4)) -> list[Robustness]:
+    """The brief's design space re-run at every PUE, overlap and flows per GPU given: which
+    decisions every design meeting the brief shares (robust), and which are close calls."""
+    if not isinstance(brief, Brief):
+        raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    pues = [validate.in_range("pues", p, 1.0, 5.0) for p in pues]
+    overlaps = [validate.in_range("overlaps", o, 0.0, 1.0) for o in overlaps]
+    flows_per_gpu = [validate.integer("flows_per_gpu", f, minimum=1, maximum=64) for f in flows_per_gpu]
+    if not (pues and overlaps and flows_per_gpu):
+        raise ValueError("pues, overlaps and flows_per_gpu must each hold at least one value")
+    rows = []
+    for pue in pues:
+        for overlap in overlaps:
+            for flows in flows_per_gpu:
+                setting = replace(brief, pue=pue, overlap=overlap)
+                designs = [replace(d, flows_per_gpu=flows) for d in design_space(n_gpus=brief.n_gpus)]
+                verdicts = explore(workload, setting, designs)
+                meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
+                choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
+                fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
+                rows.append(Robustness(pue, overlap, flows, len(meeting), binding_counts(verdicts),
+                                       fastest.evaluation.design.name if fastest else None,
+                                       cheapest.evaluation.design.name if cheapest else None, choices))
+    return rows
+
+
+SHORT_NAMES = {"dgx-h100": "DGX H100", "gb200-nvl72": "NVL72", "pcie-h100": "PCIe H100", "dgx-b200": "DGX B200",
+               "ib-adaptive": "IB adaptive", "eth-ecmp": "Eth ECMP", "eth-spraying": "Eth spraying",
+               "dsp_pluggable": "DSP", "lpo": "LPO", "cpo": "CPO"}
+
+
+def robustness_table(rows: list[Robustness]) -> str:
+    """A Markdown table of :func:`robustness` rows: the values each decision takes among the designs
+    that meet the brief, in bold when the brief forces one."""
+    if not all(isinstance(r, Robustness) for r in rows):
+        raise TypeError("rows must be Robustness rows, as robustness() returns them")
+
+    def show(decision, values):
+        if not values:
+            return "none"
+        text = " / ".join(f"{v:g}:1" if decision == "oversubscription" else SHORT_NAMES.get(v, str(v))
+                          for v in values)
+        return f"**{text}**" if len(values) == 1 else text
+
+    out = ["| PUE | overlap | flows per GPU | designs meeting | domain | fabric | optics | oversubscription |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r.pue:g} | {r.overlap:g} | {r.flows_per_gpu} | {r.n_meet} | "
+                   + " | ".join(show(k, r.choices[k]) for k in DECISIONS) + " |")
+    return "\n".join(out)
+
+
 def results_table(verdicts: list[Verdict]) -> str:
     """A Markdown table of designs against the brief, one row per verdict."""
     rows = ["| design | days | facility | capex (low-high) | verdict |", "|---|---|---|---|---|"]
-    for v in verdicts:
+    for v in _verdicts(verdicts):
         e = v.evaluation
         rows.append(f"| {e.design.name} | {e.training_days:.1f} | {e.site.facility_w / 1e6:.2f} MW | "
                     f"\\${e.capex_low_usd / 1e6:,.0f}-{e.capex_high_usd / 1e6:,.0f} M | "
@@ -491,6 +623,7 @@ def brief_explorer(workload: Workload, brief: Brief):
 
 def plot_brief_alt(verdict: Verdict) -> str:
     """Alternative text of :func:`plot_brief` for ``verdict``."""
+    validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")
     m = verdict.margins
-    return (f"{verdict.evaluation.design.name}: training days {m['time']:.2f}, facility power {m['power']:.2f}, "
-            f"high capex {m['budget']:.2f} of the brief's limits")
+    return (f"{verdict.evaluation.design.name}: memory per GPU {m['memory']:.2f} of the GPU's, training days "
+            f"{m['time']:.2f}, facility power {m['power']:.2f}, high capex {m['budget']:.2f} of the brief's limits")

@@ -15,7 +15,9 @@ directive. The ring all-reduce diagram is computed, not drawn by hand:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from netlab import plots, validate
@@ -151,7 +153,7 @@ def draw_ring_allreduce(n: int = 4):
                 ax.text(-0.15, n - 1 - r + 0.5, f"rank {r}", ha="right", va="center", fontsize=7.5, color=FG)
         ax.text(n / 2, n + 0.5, "start" if s == 0 else f"after step {s}", ha="center", va="center",
                 fontsize=8.5, color=FG)
-    fig.get_layout_engine().set(w_pad=0.02)
+    cast(ConstrainedLayoutEngine, fig.get_layout_engine()).set(w_pad=0.02)   # plots.figure's engine
     fig.alt = (f"Reduce-scatter on a ring of {n} ranks: a grid of ranks (rows) by chunks (columns) per step; "
                f"each cell counts the ranks summed into it. After {n - 1} steps every rank holds one chunk "
                f"summed over all {n} ranks (filled), ready for the all-gather.")

@@ -216,6 +216,8 @@ def quantity_of(unit: str) -> str:
 
     Units not in :data:`UNITS` (``""``, ``"GPUs"``, ``"switches"``, ``"B params"``) are counts.
     """
+    if not isinstance(unit, str):
+        raise TypeError(f"unit must be a string such as 'ns' or 'GB/s', got {type(unit).__name__} {unit!r:.80}")
     return UNITS[unit][0] if unit in UNITS else "count"
 
 
@@ -245,7 +247,7 @@ _TWO = {
 _TWO_OTHER = "A factor of 2: a term counted twice, or one left out?"
 
 # (factor, match tolerance, kinds it applies to, text or {kind: text})
-_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], object], ...] = (
+_FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], str | dict[str, str]], ...] = (
     (8.0, 0.05, _BITS_BYTES, "Bits vs bytes? 1 byte = 8 bits; link rates are in bits per second."),
     (2.0, 0.05, tuple(QUANTITIES), _TWO),
     (1000.0, 0.05, _SCALED, {k: f"A prefix slip? Check {v}." for k, v in _PREFIX_EXAMPLE.items()}),
@@ -300,8 +302,8 @@ def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
     """Wrong values that follow from the answer itself (decibels: the voltage formula, the dB figure)."""
     slips: list[tuple[float, str]] = []
     if kind == "db_ratio" and answer > 0:
-        slips.append((math.sqrt(answer), "That is 10^(dB/20), a voltage (amplitude) ratio; "
-                                         "a power ratio is 10^(dB/10)."))
+        slips.append((math.sqrt(answer), ("That is 10^(dB/20), a voltage (amplitude) ratio; "
+                                          "a power ratio is 10^(dB/10).")))
         slips.append((answer * answer, "That is 10^(dB/5): a power ratio is 10^(dB/10)."))
         slips.append((10 * math.log10(answer), "That is the gap in decibels; as a power ratio it is 10^(dB/10)."))
     if kind == "db" and abs(answer) < 300:
@@ -424,11 +426,14 @@ def numeric(key: str, prompt: str, answer: float, unit: str = "", rel_tol: float
     if answer == 0:
         raise ValueError("answer must be a finite number != 0 (a relative tolerance needs a scale)")
     rel_tol = validate.in_range("rel_tol", rel_tol, 0.0, 0.5, low_open=True)
+    if quantity is not None and not isinstance(quantity, str):
+        raise TypeError(f"quantity must be one of {', '.join(QUANTITIES)} or None, got {quantity!r:.80}")
     if quantity is not None and quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {', '.join(QUANTITIES)}, got {quantity!r}")
-    factors = tuple((validate.positive("extra_slips factor", f), _text("extra_slips", t)) for f, t in extra_slips)
+    factors = tuple((validate.positive("extra_slips factor", f), _text("extra_slips", t))
+                    for f, t in _pairs("extra_slips", extra_slips))
     values = tuple((validate.number("wrong_answers value", v, "!= 0"), _text("wrong_answers", t))
-                   for v, t in wrong_answers)
+                   for v, t in _pairs("wrong_answers", wrong_answers))
     for f, _ in factors:
         if abs(f - 1) <= rel_tol or abs(1 / f - 1) <= rel_tol:
             raise ValueError(f"extra_slips factor {f:g} is within rel_tol={rel_tol:g} of 1: the tolerance "
@@ -439,6 +444,15 @@ def numeric(key: str, prompt: str, answer: float, unit: str = "", rel_tol: float
                              f"{answer:g}: the tolerance would accept it as correct; tighten rel_tol")
     return NumericExercise(key=key, prompt=prompt, answer=answer, unit=unit, rel_tol=rel_tol,
                            slips=factors, wrong_answers=values, quantity=quantity or "")
+
+
+def _pairs(name: str, pairs) -> list[tuple]:
+    """``pairs`` as a list of (number, explanation) pairs."""
+    pairs = validate.sequence(name, pairs, "a tuple of (number, explanation) pairs")
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"{name} must be a tuple of (number, explanation) pairs, got the item {pair!r:.80}")
+    return pairs
 
 
 def _text(name: str, text) -> str:
@@ -520,6 +534,13 @@ def _digits(x: float, digits: int) -> tuple[str, int]:
 def fmt(x: float, digits: int = 4) -> str:
     """``x`` to ``digits`` significant digits, plainly (``327.7``, ``65530``, ``0.0012``), or as
     ``3.2e-6`` outside 1e-4..1e9. Rounds half away from zero, as JavaScript's toExponential does."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"x must be a real number, got {type(x).__name__} {x!r:.80}")
+    try:
+        float(x)
+    except OverflowError:
+        raise ValueError("x must be a real number that fits a float, got a larger integer") from None
+    digits = validate.integer("digits", digits, minimum=1, maximum=17, why="a double holds 17 significant digits")
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else str(x)
     mantissa, e = _digits(x, digits)
@@ -615,6 +636,8 @@ class Reading:
 
 def read_answer(value, spec: dict) -> Reading:
     """Read ``value`` (a number, or text with an optional unit) for the exercise of ``spec``."""
+    if not isinstance(spec, dict) or "unit" not in spec:
+        raise TypeError(f"spec must be an exercise's spec (a dict from NumericExercise.spec()), got {spec!r:.80}")
     unit = spec["unit"]
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
         return Reading(None, _say("not_a_value", unit, value=repr(value)))

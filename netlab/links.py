@@ -26,6 +26,7 @@ All bandwidths here are one-way (one direction of a link).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 import math
 
@@ -47,7 +48,7 @@ def serialization_time(n_bytes: float, bandwidth_bps: float) -> float:
 
 
 def fiber_group_index() -> float:
-    """Group index of standard single-mode fibre at 1550 nm, from the registry."""
+    """Group index of single-mode fibre at 1310 nm (1.469 at 1550 nm), from the registry."""
     return specs.value("fiber.smf.group_index")
 
 
@@ -287,6 +288,7 @@ def draw_path_breakdown(n_bytes: float, bandwidth_bps: float, hops: int, latency
 
     r = path_time(n_bytes, hops, bandwidth_bps, latency_per_hop_s)
     fig, (left, right) = plots.figure(ncols=2, width_in=8.0, height_in=3.2)
+    parts: dict[str, Sequence[float]]
     parts = {"serialization": [r.serialization_s / r.time_s * 100],
              "pipeline fill": [r.pipeline_fill_s / r.time_s * 100],
              "per-hop delay": [r.latency_s / r.time_s * 100]}

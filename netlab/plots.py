@@ -12,11 +12,16 @@ neutrals (text, axes, background) switch. :func:`figure_to_svg` writes a figure
 as a small SVG whose neutrals follow the reader's colour scheme. Inside
 :func:`narrow_figures`, :func:`figure` draws for a phone's column instead (the explorers'
 phone frames): at most :data:`NARROW_WIDTH_IN` wide, side-by-side panels stacked.
+
+The book's style (:data:`STYLE`) is set on each netlab figure's own artists (its axes are
+:class:`Axes`), never on matplotlib's session-wide ``rcParams``: importing netlab and drawing its
+figures leaves a reader's own matplotlib figures as they would be without netlab. The speed devices
+that reach into matplotlib's internals live in :mod:`netlab._mpl_speedups` and work only while the
+book builds.
 """
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterator, Sequence
 import contextlib
 import html
@@ -24,50 +29,14 @@ import io
 import math
 import re
 import threading
+from typing import Any
 
 import matplotlib
+import matplotlib.axes
 import matplotlib.figure
 import matplotlib.ticker
 
-
-def _share_mathtext_parses() -> None:
-    """Let every renderer reuse a formula matplotlib has already laid out (a build-time speed-up).
-
-    matplotlib keeps the layout of each math text (a log axis's ``$10^{3}$`` tick labels among
-    them) in a cache of its parser, but every renderer (every figure saved, every layout pass)
-    makes a parser of its own, so each frame of an explorer parsed all its tick labels again:
-    about a third of the time of drawing a frame. Here the parsers share one cache, keyed as
-    matplotlib keys its own plus the parser's output type and the ``mathtext.*`` settings; a
-    parse is a pure function of those, so every figure comes out byte for byte the same.
-    """
-    import functools
-
-    from matplotlib import mathtext
-
-    parse = getattr(mathtext.MathTextParser._parse_cached, "__wrapped__", None)
-    if parse is None or getattr(mathtext.MathTextParser, "_netlab_shared", False):
-        return      # another matplotlib than the one this was written for, or done already
-    parsers: dict[str, object] = {}
-    # rcParams has a fixed set of keys; reading the ten mathtext ones directly, not by walking all
-    # ~330 items through the Mapping interface, took about 4 % off the time of drawing a lab 1 frame
-    keys = tuple(k for k in matplotlib.rcParams if k.startswith("mathtext."))
-    read = getattr(matplotlib.rcParams, "_get", matplotlib.rcParams.__getitem__)
-
-    @functools.lru_cache(4096)
-    def shared(output_type, settings, s, dpi, prop, antialiased, load_glyph_flags):
-        return parse(parsers[output_type], s, dpi, prop, antialiased, load_glyph_flags)
-
-    def _parse_cached(self, s, dpi, prop, antialiased, load_glyph_flags):
-        parsers.setdefault(self._output_type, self)
-        settings = tuple((k, str(read(k))) for k in keys)
-        return shared(self._output_type, settings, s, dpi, prop, antialiased, load_glyph_flags)
-
-    mathtext.MathTextParser._parse_cached = _parse_cached
-    mathtext.MathTextParser._netlab_shared = True
-    mathtext.MathTextParser._netlab_unshared_parse = parse      # matplotlib's own, for the tests
-
-
-_share_mathtext_parses()
+from netlab import _mpl_speedups
 
 
 #: The two page backgrounds every colour must stand out from (the book theme's light and dark).
@@ -104,6 +73,9 @@ TECH_COLORS = {
 # Categorical cycle for series that are not a technology.
 CYCLE = [OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "purple", "sky", "yellow", "grey")]
 
+#: The book's style, as matplotlib settings. netlab does not set them on the session's ``rcParams``:
+#: :func:`figure` gives them to each figure it makes (:class:`Figure`, :class:`Axes`). To draw a
+#: figure of your own in the same style: ``with matplotlib.rc_context(plots.STYLE): ...``.
 STYLE = {
     "figure.figsize": (6.4, 3.6),
     "figure.dpi": 100,
@@ -122,88 +94,6 @@ STYLE = {
     "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
 }
 
-
-class _RememberedTicks:
-    """One axis's tick update (matplotlib's ``Axis._update_ticks``) that does not redo what it has just done.
-
-    A constrained layout measures every axis again and again in one draw (about 40 tick updates
-    for one log-log panel, each asking the locator and formatter for every tick and relabelling
-    them) while nothing that decides the ticks changes. This wrapper remembers what decided the
-    last update (view limits, the axes' box in pixels, scale, locators, formatters, tick
-    parameters, how many ticks exist) and, when all of that is the same, returns the same ticks
-    without recomputing them; anything different, and matplotlib's own update runs. Only the
-    last state is kept, because the tick objects themselves are reused: an older state's labels
-    are gone once another update has run. The pictures are the same bytes
-    (``tests/test_remembered_ticks.py`` draws figures with and without it); lab 2's explorer
-    frames take about a fifth less CPU, and with :class:`_RememberedLabelBoxes` as well about
-    two fifths less (the same eight frames: 3.2-3.7 CPU-s with neither, 2.7 with this one,
-    2.1-2.2 with both; every output of the book's notebooks was the same with both as without).
-    """
-
-    __slots__ = ("axis", "update", "state", "ticks")
-
-    def __init__(self, axis):
-        self.axis, self.update = axis, axis._update_ticks
-        self.state = self.ticks = None
-
-    def _state(self) -> tuple:
-        return _axis_state(self.axis)
-
-    def __call__(self) -> list:
-        state = self._state()
-        if state != self.state:
-            self.ticks = self.update()
-            self.state = self._state()
-        return list(self.ticks)
-
-
-def _axis_state(axis) -> tuple:
-    """What decides an axis's ticks and where they are drawn (see :class:`_RememberedTicks`)."""
-    return (tuple(map(float, axis.get_view_interval())), tuple(axis.axes.bbox.bounds), axis.get_scale(),
-            axis.major.locator, axis.minor.locator, axis.major.formatter, axis.minor.formatter,
-            repr(axis._major_tick_kw), repr(axis._minor_tick_kw), len(axis.majorTicks), len(axis.minorTicks))
-
-
-class _RememberedLabelBoxes:
-    """One axis's tick-label boxes (matplotlib's ``Axis._get_ticklabel_bboxes``), not measured
-    again while nothing that places or shapes them has changed.
-
-    Within one draw, a constrained layout asks for the boxes of every tick label of an axis
-    about ten times (its two passes each measure the axes, and placing the axis label and the
-    title measures the ticks again), and each box transforms the label's position: on a log
-    axis with 70 minor ticks that is most of the layout's time. This wrapper remembers the last
-    answer with what decided it: the axis's state (:func:`_axis_state`: limits, the axes' box
-    in pixels, scale, locators, formatters, tick parameters), the figure's dpi, the renderer,
-    and, for every label, its tick, text, visibility, position, size, font, rotation, alignment
-    and transform. When all of that is the same it returns the same boxes; anything different,
-    and matplotlib measures. The pictures are the same bytes (``tests/test_remembered_ticks.py``).
-    """
-
-    __slots__ = ("axis", "measure", "key", "boxes", "renderer")
-
-    def __init__(self, axis):
-        self.axis, self.measure = axis, axis._get_ticklabel_bboxes
-        self.key = self.boxes = self.renderer = None
-
-    def _key(self, ticks) -> tuple:
-        labels = tuple((id(tick), label.get_text(), label.get_visible(), label.get_in_layout(),
-                        label.get_position(), hash(label.get_fontproperties()), label.get_rotation(),
-                        label.get_rotation_mode(), label.get_horizontalalignment(),
-                        label.get_verticalalignment(), id(label.get_transform()))
-                       for tick in ticks for label in (tick.label1, tick.label2))
-        return _axis_state(self.axis), self.axis.get_figure(root=True).dpi, labels
-
-    def __call__(self, ticks, renderer) -> tuple[list, list]:
-        key = self._key(ticks)
-        if renderer is not self.renderer or key != self.key:
-            self.boxes = self.measure(ticks, renderer)
-            self.key, self.renderer = key, renderer
-        return list(self.boxes[0]), list(self.boxes[1])
-
-
-#: Draw netlab's figures with :class:`_RememberedTicks` and :class:`_RememberedLabelBoxes`
-#: (False: matplotlib's own tick updates and measurements).
-REMEMBER_TICKS = True
 
 #: The widest span (in decades) at which a log axis of a netlab figure still shows minor ticks
 #: (the marks at 2, 3, ... 9 times a power of ten); wider, it shows only its labelled ticks.
@@ -240,12 +130,76 @@ def _quiet_long_log_axes(axis) -> None:
     axis.isDefault_minloc = True        # still the default: setting the scale again replaces it
 
 
+_TITLE_SIZE_KEYS = frozenset({"fontsize", "size", "fontproperties", "font", "font_properties"})
+
+
+def _legend_style(kwargs: dict) -> dict:
+    """A legend's options with the book's defaults for what the caller left unsaid (its frame, its size)."""
+    if kwargs.get("frameon") is None:
+        kwargs["frameon"] = STYLE["legend.frameon"]
+    if kwargs.get("fontsize") is None:
+        prop = kwargs.get("prop")
+        if prop is None:
+            kwargs["fontsize"] = STYLE["legend.fontsize"]
+        elif isinstance(prop, dict) and "size" not in prop:
+            kwargs["prop"] = {**prop, "size": STYLE["legend.fontsize"]}
+    return kwargs
+
+
+class Axes(matplotlib.axes.Axes):
+    """An Axes in the book's style (:data:`STYLE`), whatever the session's ``rcParams`` say.
+
+    matplotlib reads its defaults from ``rcParams`` when it makes an artist: the axes' background,
+    spines, grid, colour cycle and title and label sizes when the axes is made or cleared (set here
+    after matplotlib's own :meth:`clear`), a title's size when it is set, a legend's frame and size
+    when it is made, a gridline's opacity when a tick is made. Each of those is given the book's
+    value here, so no session-wide setting is changed. (Text that a figure's code sizes relative
+    to ``font.size``, such as tick labels and annotations, follows the session's ``font.size``:
+    matplotlib's default, 10 points, is the book's.)
+    """
+
+    def clear(self) -> None:
+        super().clear()
+        self.set_facecolor(STYLE["axes.facecolor"])
+        for side in ("top", "right"):
+            if side in self.spines:
+                self.spines[side].set_visible(STYLE[f"axes.spines.{side}"])
+        # as matplotlib's clear turns the grid on from rcParams, and each tick made later reads its opacity
+        self.grid(STYLE["axes.grid"], which=matplotlib.rcParams["axes.grid.which"],
+                  axis=matplotlib.rcParams["axes.grid.axis"])
+        self.tick_params(which="both", grid_alpha=STYLE["grid.alpha"])
+        self.set_prop_cycle(STYLE["axes.prop_cycle"])
+        for axis in (self.xaxis, self.yaxis):
+            axis.label.set_fontsize(STYLE["axes.labelsize"])
+        for title in (self.title, getattr(self, "_left_title", None), getattr(self, "_right_title", None)):
+            if title is not None:
+                title.set_fontsize(STYLE["axes.titlesize"])
+
+    def set_title(self, label, fontdict=None, loc=None, pad=None, *, y=None, **kwargs):
+        if not _TITLE_SIZE_KEYS & (set(kwargs) | set(fontdict or ())):
+            kwargs["fontsize"] = STYLE["axes.titlesize"]
+        return super().set_title(label, fontdict, loc, pad, y=y, **kwargs)
+
+    def legend(self, *args, **kwargs):
+        return super().legend(*args, **_legend_style(kwargs))
+
+
+def _book_axes(args: tuple, kwargs: dict) -> dict:
+    """``add_subplot``'s or ``add_axes``' options, asking for an :class:`Axes` unless the caller chose a kind."""
+    chosen = {"projection", "polar", "axes_class"} & kwargs.keys()
+    if not chosen and not (args and isinstance(args[0], matplotlib.axes.Axes)):
+        kwargs["axes_class"] = Axes
+    return kwargs
+
+
 class Figure(matplotlib.figure.Figure):
-    """A matplotlib figure that shows itself as a PNG in Jupyter, with or without pyplot.
+    """A matplotlib figure in the book's style that shows itself as a PNG in Jupyter, with or without pyplot.
 
     netlab never imports pyplot (so nothing is drawn behind a reader's back and no
     figure leaks into pyplot's global list); Jupyter then finds no formatter for a
     plain Figure and would print ``<Figure size ...>``. This method gives it one.
+    Its axes (those made by :func:`figure`, :meth:`add_subplot`, :meth:`add_axes`, ``twinx``)
+    are :class:`Axes`, in the book's style.
     """
 
     #: Alternative text (what the figure shows, for readers who cannot see it). Set it with
@@ -253,38 +207,38 @@ class Figure(matplotlib.figure.Figure):
     #: carries it (the site's checks require alt text on every figure).
     alt: str = ""
 
+    def add_subplot(self, *args, **kwargs):
+        return super().add_subplot(*args, **_book_axes(args, kwargs))
+
+    def add_axes(self, *args, **kwargs):
+        return super().add_axes(*args, **_book_axes(args, kwargs))
+
+    def legend(self, *args, **kwargs):
+        return super().legend(*args, **_legend_style(kwargs))
+
+    def savefig(self, fname, *, transparent=None, **kwargs):
+        if not (matplotlib.rcParams["savefig.transparent"] if transparent is None else transparent):
+            kwargs.setdefault("facecolor", STYLE["savefig.facecolor"])
+        return super().savefig(fname, transparent=transparent, **kwargs)
+
     def _prepare_axes(self) -> None:
-        """Install netlab's tick rules and memos on every axis (before anything measures the ticks)."""
+        """Install netlab's tick rule (and, while the book builds, the tick memos) on every axis,
+        before anything measures the ticks."""
         for ax in self.axes:
             for axis in (ax.xaxis, ax.yaxis):
                 _quiet_long_log_axes(axis)
-        if REMEMBER_TICKS:
-            for ax in self.axes:
-                for axis in (ax.xaxis, ax.yaxis):
-                    if not isinstance(axis.__dict__.get("_update_ticks"), _RememberedTicks):
-                        axis._update_ticks = _RememberedTicks(axis)
-                    if not isinstance(axis.__dict__.get("_get_ticklabel_bboxes"), _RememberedLabelBoxes):
-                        axis._get_ticklabel_bboxes = _RememberedLabelBoxes(axis)
-
-    def lay_out(self, renderer) -> None:
-        """What a draw does before it draws any artist: axes aspects, then the layout engine."""
-        self._prepare_axes()
-        self._get_draw_artists(renderer)
-        if self.axes and self.get_layout_engine() is not None:
-            try:
-                self.get_layout_engine().execute(self)
-            except ValueError:      # as in matplotlib's Figure.draw
-                pass
+        _mpl_speedups._remember_ticks(self)
 
     def draw(self, renderer):
-        if self.__dict__.pop("_layout_only_once", False):
-            # savefig's first, silent draw (figure_to_svg sets the flag): its output is thrown away and
-            # savefig's second draw recomputes every artist, so only what that draw relies on is done
-            # here: axes aspects and the layout, as Figure.draw does them before drawing its artists.
-            self.lay_out(renderer)
-            return None
-        self._prepare_axes()
-        return super().draw(renderer)
+        with _mpl_speedups._active():
+            self._prepare_axes()
+            if _mpl_speedups._take_layout_only(self):
+                # savefig's first, silent draw, while the book builds (_savefig asked for it): its output
+                # is thrown away and savefig's second draw recomputes every artist, so only what that draw
+                # relies on is done here: axes aspects and the layout, as Figure.draw does them first.
+                _mpl_speedups._lay_out(self, renderer)
+                return None
+            return super().draw(renderer)
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
@@ -332,30 +286,21 @@ DARK_MEDIA = "@media (prefers-color-scheme:dark)"
 SVG_THEME = (f"<style>svg{{--fg:{LIGHT_FOREGROUND};--bg:{LIGHT_BACKGROUND}}}"
              f"{DARK_MEDIA}{{svg{{--fg:{DARK_FOREGROUND};--bg:{DARK_BACKGROUND}}}}}"
              "text{fill:var(--fg);font-family:'DejaVu Sans',Verdana,Arial,sans-serif}</style>")
-#: Where a draw is only there to lay a figure out, lay it out without drawing its artists: savefig's
-#: first, silent draw (:func:`figure_to_svg`, Jupyter's PNG) and :func:`fit_narrow`'s measuring passes
-#: (False: draw, as matplotlib's savefig and ``draw_without_rendering`` do). The output is the same
-#: (every explorer frame of the book, 610 SVGs, compared equal); an explorer setting took 13-17 % less
-#: time for the first, then 7 % less for the second.
-LAYOUT_WITHOUT_DRAWING = True
 _SVG_RC = {"svg.fonttype": "none", "svg.hashsalt": "netlab", "svg.id": None}
 
 
 def _savefig(fig, buffer, **options) -> None:
-    """``fig.savefig(buffer, **options)``, laying a netlab figure out once without drawing it.
-
-    savefig draws a figure that has a layout engine twice: once, with no output, to run the layout,
-    then for real, with the layout off. The first draw of a :class:`Figure` runs only the layout
-    (:meth:`Figure.draw`), unless :data:`LAYOUT_WITHOUT_DRAWING` is False."""
+    """``fig.savefig(buffer, **options)``; while the book builds, a netlab figure is laid out once
+    without being drawn first (:func:`netlab._mpl_speedups._laid_out_once`)."""
     bbox = options.get("bbox_inches")
     if bbox is None:                         # as savefig reads it: None means the rcParam
         bbox = matplotlib.rcParams["savefig.bbox"]
-    if LAYOUT_WITHOUT_DRAWING and isinstance(fig, Figure) and fig.get_layout_engine() is not None and bbox != "tight":
-        fig._layout_only_once = True
-    try:
-        fig.savefig(buffer, **options)
-    finally:
-        fig.__dict__.pop("_layout_only_once", None)
+    with _mpl_speedups._active():
+        if not isinstance(fig, Figure):
+            fig.savefig(buffer, **options)
+            return
+        with _mpl_speedups._laid_out_once(fig, bbox):
+            fig.savefig(buffer, **options)
 
 
 def figure_to_svg(fig, decimals: int = 1) -> str:
@@ -446,9 +391,12 @@ def narrow_figures(width_in: float = NARROW_WIDTH_IN) -> Iterator[None]:
 def _lay_out(fig, renderer) -> None:
     """Lay ``fig`` out for fit_narrow's measures. What they read needs no draw: a text's width, and its
     horizontal place (a title's and an x label's x follow the axes; their y, set by a draw, is not read);
-    the axes' box; the x-axis' extent (computed when asked)."""
-    if LAYOUT_WITHOUT_DRAWING and isinstance(fig, Figure):
-        fig.lay_out(renderer)
+    the axes' box; the x-axis' extent (computed when asked). While the book builds, a netlab figure is
+    only laid out (:func:`netlab._mpl_speedups._lay_out`); otherwise it is drawn without output, as
+    matplotlib's ``draw_without_rendering`` does."""
+    if isinstance(fig, Figure) and _mpl_speedups._layout_without_drawing():
+        fig._prepare_axes()
+        _mpl_speedups._lay_out(fig, renderer)
     else:
         fig.draw_without_rendering()
 
@@ -462,6 +410,11 @@ def fit_narrow(fig) -> None:
     is wrapped onto more lines, and each axes' legend moves under its axes, in as many columns
     as fit the width; the figure grows by the legend's height, so the plot keeps its size.
     """
+    with _mpl_speedups._active():
+        _fit_narrow(fig)
+
+
+def _fit_narrow(fig) -> None:
     import textwrap
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import ScaledTranslation
@@ -517,22 +470,23 @@ def fit_narrow(fig) -> None:
 
 
 def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: float = 3.6,
-           **subplot_kw) -> tuple[Figure, object]:
+           **subplot_kw) -> tuple[Figure, Any]:
     """A new figure in the book's style; returns ``(fig, ax)`` like ``plt.subplots``.
 
     The figure is not registered with pyplot, so creating many (as the
     kernel-free widgets do) leaks nothing; display it with ``display(fig)`` or by
-    making it a cell's last expression. The book style is applied to matplotlib's
-    defaults on first use, so every netlab figure looks the same. Inside
-    :func:`narrow_figures` the figure is drawn for a phone instead.
+    making it a cell's last expression. The book style (:data:`STYLE`) is given to this
+    figure and its axes (:class:`Figure`, :class:`Axes`), not to matplotlib's session-wide
+    settings, so every netlab figure looks the same and a reader's own figures are left as they
+    are. Inside :func:`narrow_figures` the figure is drawn for a phone instead.
     """
     narrow = getattr(_NARROW, "width_in", None)
     if narrow is not None:
         if nrows == 1 and ncols > 1:
             nrows, ncols, height_in = ncols, 1, height_in * ncols
         width_in = min(width_in, narrow)
-    matplotlib.rcParams.update(STYLE)
-    fig = Figure(figsize=(width_in, height_in), layout="constrained")
+    fig = Figure(figsize=(width_in, height_in), dpi=STYLE["figure.dpi"], facecolor=STYLE["figure.facecolor"],
+                 layout="constrained")
     axes = fig.subplots(nrows=nrows, ncols=ncols, **subplot_kw)
     return fig, axes
 

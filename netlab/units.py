@@ -21,6 +21,10 @@ the sum of both directions, 450 GB/s each way (see ``netlab.specs``).
 from __future__ import annotations
 
 import math
+import numbers
+from typing import Any
+
+from netlab import validate
 
 # --- time (seconds) ----------------------------------------------------------
 s = 1.0
@@ -76,12 +80,28 @@ SPEED_OF_LIGHT_M_PER_S = 299_792_458.0  # exact, by the SI definition of the met
 
 def bytes_to_bits(n_bytes: float) -> float:
     """Bits in ``n_bytes`` bytes (8 per byte)."""
-    return n_bytes * 8.0
+    return validate.number("n_bytes", n_bytes, "(a size in bytes)") * 8.0
 
 
 def bits_to_bytes(n_bits: float) -> float:
     """Bytes in ``n_bits`` bits."""
-    return n_bits / 8.0
+    return validate.number("n_bits", n_bits, "(a size in bits)") / 8.0
+
+
+def _real(name: str, value: Any) -> float:
+    """``value`` as a float, any real number (NaN and the infinities print as they are)."""
+    if getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", "-") in "iuf":
+        value = value.item()                  # a numpy 0-d array of a number
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r:.80}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be a real number that fits a float, got a larger integer") from None
+
+
+def _digits(digits: object) -> int:
+    return validate.integer("digits", digits, minimum=1, maximum=17, why="a double holds 17 significant digits")
 
 
 def _scaled(value: float, steps: list[tuple[float, str]], unit: str, digits: int) -> str:
@@ -106,6 +126,7 @@ _BINARY_STEPS = [(1.0, ""), (KiB, "Ki"), (MiB, "Mi"), (GiB, "Gi"), (TiB, "Ti")]
 
 def format_time(seconds: float, digits: int = 3) -> str:
     """A duration with an SI prefix: ``format_time(1.5e-6) == '1.5 µs'``."""
+    seconds, digits = _real("seconds", seconds), _digits(digits)
     if abs(seconds) >= minute * 100:
         return f"{seconds / hour:.{digits}g} h"
     return _scaled(seconds, _TIME_STEPS, "s", digits)
@@ -113,20 +134,24 @@ def format_time(seconds: float, digits: int = 3) -> str:
 
 def format_rate(bits_per_second: float, digits: int = 3) -> str:
     """A rate in bits per second, decimal prefixes: ``format_rate(4e11) == '400 Gb/s'``."""
+    bits_per_second, digits = _real("bits_per_second", bits_per_second), _digits(digits)
     return _scaled(bits_per_second, _DECIMAL_STEPS, "b/s", digits)
 
 
 def format_byte_rate(bits_per_second: float, digits: int = 3) -> str:
     """A rate (given in bit/s) printed in bytes per second: ``format_byte_rate(4e11) == '50 GB/s'``."""
+    bits_per_second, digits = _real("bits_per_second", bits_per_second), _digits(digits)
     return _scaled(bits_per_second / 8.0, _DECIMAL_BYTE_STEPS, "B/s", digits)
 
 
 def format_bytes(n_bytes: float, binary: bool = False, digits: int = 3) -> str:
     """A size in bytes, decimal (``'80 GB'``) or, with ``binary=True``, binary (``'74.5 GiB'``)."""
+    n_bytes, digits = _real("n_bytes", n_bytes), _digits(digits)
     steps = _BINARY_STEPS if binary else _DECIMAL_BYTE_STEPS
     return _scaled(n_bytes, steps, "B", digits)
 
 
 def format_power(watts: float, digits: int = 3) -> str:
     """Power with an SI prefix: ``format_power(1.2e6) == '1.2 MW'``."""
+    watts, digits = _real("watts", watts), _digits(digits)
     return _scaled(watts, _DECIMAL_STEPS, "W", digits)

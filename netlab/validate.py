@@ -27,6 +27,9 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
 # Upper bounds for inputs whose cost grows with their value. Each is far above any real system
@@ -52,7 +55,7 @@ def number(name: str, value: object, rule: str) -> float:
         x = float(value)
     except OverflowError:   # an int beyond ~1.8e308: not a physical quantity here
         raise ValueError(f"{name} must be a finite number {rule}, got an integer too large for a float "
-                         f"({len(str(abs(int(value))))} digits)") from None
+                         f"({len(str(abs(math.trunc(value))))} digits)") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number {rule}, got {value}")
     return x
@@ -149,7 +152,7 @@ def result(name: str, value: float, minimum: float = 0.0) -> float:
     return x
 
 
-def choice(name: str, value: object, options: Iterable[object]) -> object:
+def choice(name: str, value: _T, options: Iterable[object]) -> _T:
     """``value`` if it is one of ``options``."""
     options = list(options)
     try:
@@ -168,3 +171,18 @@ def boolean(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return value
+
+
+def instance(name: str, value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse ``value`` unless it is an instance of ``kind``: a ``TypeError`` naming the parameter
+    and saying what it must be (``what``: "a Design, e.g. from cluster.capstone_design")."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
+
+
+def sequence(name: str, value: object, what: str = "a list or tuple") -> list:
+    """``value`` as a list, if it is a sequence of items (a list, tuple, range or array; not a
+    string, a mapping or a single number)."""
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r:.80}")
+    return list(value)

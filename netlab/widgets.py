@@ -31,7 +31,11 @@ narrow for the wide one.
 The explorer decides what to show through ``_repr_mimebundle_``: it offers the
 live widget view and, when ``NETLAB_STATIC_WIDGETS=1`` is set (as ``make book``
 and the notebook tests do), the static HTML form. The book ranks the HTML form
-first (``nb_mime_priority_overrides`` in ``_config.yml``), Jupyter the widget.
+first (``nb_mime_priority_overrides`` in ``_config.yml``), Jupyter the widget. The
+same setting lets netlab's figures use their build-time speed devices
+(:mod:`netlab._mpl_speedups`), and turns the live form's background drawing off:
+a reader's session has neither the devices nor any change to matplotlib, and has the
+background drawing (``DEVELOPING.md`` lists both with what they save).
 
 ipywidgets is imported only in this module.
 """
@@ -324,7 +328,7 @@ class Explorer:
         if self.title:
             parts.append(f'<p class="netlab-explorer-title"><strong>{html.escape(self.title)}</strong></p>')
         parts.append('<div class="netlab-explorer-controls">')
-        for k, (name, c) in enumerate(self.controls.items()):
+        for k, (_name, c) in enumerate(self.controls.items()):
             cid = f"{uid}-c{k}"
             shown = html.escape(c.labels[c.default_index])
             common = (f'id="{cid}" class="netlab-explorer-input" data-index="{k}" data-count="{len(c.values)}" '

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from netlab import plots
+from netlab import _mpl_speedups, plots
 
 
 def _luminance(hex_colour: str) -> float:
@@ -154,7 +154,13 @@ def test_minor_ticks_chosen_by_the_caller_are_kept_on_any_log_axis():
     assert _minor_marks(ax, "x") == []
 
 
-# --- saving lays a figure out once, without drawing it first ------------------------------------
+# --- while the book builds, saving lays a figure out once, without drawing it first -------------
+
+@pytest.fixture
+def build(monkeypatch):
+    """As while the book builds (make sets NETLAB_STATIC_WIDGETS=1)."""
+    monkeypatch.setenv(_mpl_speedups.ENV, "1")
+
 
 def _two_panels_with_legends():
     from netlab import links, specs
@@ -188,11 +194,11 @@ def _narrow_wrapped():
 
 
 @pytest.mark.parametrize("make", [_two_panels_with_legends, _log_axis_with_title, _narrow_fitted, _narrow_wrapped])
-def test_laying_out_without_drawing_gives_matplotlibs_own_output(make, monkeypatch):
+def test_laying_out_without_drawing_gives_matplotlibs_own_output(make, build, monkeypatch):
     """The reference is matplotlib's own savefig (the silent draw, then the real one) and, for the
     narrow figures, fit_narrow measuring after full draws (``draw_without_rendering``), on fresh figures."""
     fast_svg, fast_png = plots.figure_to_svg(make()), make()._repr_png_()
-    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
+    monkeypatch.setattr(_mpl_speedups, "LAYOUT_WITHOUT_DRAWING", False)
     assert plots.figure_to_svg(make()) == fast_svg
     assert make()._repr_png_() == fast_png
 
@@ -208,34 +214,40 @@ def drawn_lines(monkeypatch):
     return drawn
 
 
-def test_saving_draws_the_artists_once(drawn_lines, monkeypatch):
+def test_saving_draws_the_artists_once(drawn_lines, build, monkeypatch):
     drawn = drawn_lines
     fig = _log_axis_with_title()
     plots.figure_to_svg(fig)
     once = len(drawn)
-    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
+    monkeypatch.setattr(_mpl_speedups, "LAYOUT_WITHOUT_DRAWING", False)
     drawn.clear()
     plots.figure_to_svg(_log_axis_with_title())
     assert once > 0 and len(drawn) == 2 * once      # matplotlib's own savefig draws every line twice
-    assert "_layout_only_once" not in fig.__dict__
+    assert _mpl_speedups._LAYOUT_ONLY not in fig.__dict__
+    # outside the build, matplotlib's own savefig runs
+    monkeypatch.setattr(_mpl_speedups, "LAYOUT_WITHOUT_DRAWING", True)
+    monkeypatch.delenv(_mpl_speedups.ENV)
+    drawn.clear()
+    plots.figure_to_svg(_log_axis_with_title())
+    assert len(drawn) == 2 * once
 
 
-def test_fit_narrow_draws_no_artist(drawn_lines, monkeypatch):
+def test_fit_narrow_draws_no_artist(drawn_lines, build, monkeypatch):
     drawn = drawn_lines
     with plots.narrow_figures():
         fig = _log_axis_with_title()
     plots.fit_narrow(fig)
     assert drawn == []
-    monkeypatch.setattr(plots, "LAYOUT_WITHOUT_DRAWING", False)
+    monkeypatch.setattr(_mpl_speedups, "LAYOUT_WITHOUT_DRAWING", False)
     with plots.narrow_figures():
         fig = _log_axis_with_title()
     plots.fit_narrow(fig)
     assert len(drawn) > 0          # the reference: each measuring pass was a draw
 
 
-def test_a_failed_save_leaves_the_next_draw_whole():
+def test_a_failed_save_leaves_the_next_draw_whole(build):
     fig = _log_axis_with_title()
     with pytest.raises(ValueError):
         plots._savefig(fig, io.BytesIO(), format="no-such-format")
-    assert "_layout_only_once" not in fig.__dict__
+    assert _mpl_speedups._LAYOUT_ONLY not in fig.__dict__
     assert "<path" in plots.figure_to_svg(fig)

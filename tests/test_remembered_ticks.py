@@ -1,14 +1,21 @@
-"""netlab's figures skip tick updates and tick-label measurements that would repeat the last
-ones (plots._RememberedTicks, plots._RememberedLabelBoxes): the same bytes as matplotlib's own
-updates, in every way a figure is drawn and changed."""
+"""While the book builds, netlab's figures skip tick updates and tick-label measurements that would
+repeat the last ones (_mpl_speedups.RememberedTicks and RememberedLabelBoxes): the same bytes as
+matplotlib's own updates, in every way a figure is drawn and changed. Outside the build a figure's
+axes keep matplotlib's own methods."""
 
 import hashlib
 
 import pytest
 
-from netlab import links, plots, specs
+from netlab import _mpl_speedups, links, plots, specs
 
 RATE = specs.value("eth.400g.port_rate")
+
+
+@pytest.fixture
+def build(monkeypatch):
+    """As while the book builds (make sets NETLAB_STATIC_WIDGETS=1)."""
+    monkeypatch.setenv(_mpl_speedups.ENV, "1")
 
 
 def _log_panels():
@@ -62,26 +69,44 @@ def _explorer_frames():
 
 
 @pytest.mark.parametrize("make", [_explorer_frames, _changed_between_draws])
-def test_the_same_bytes_as_matplotlibs_own_tick_updates(make, monkeypatch):
-    monkeypatch.setattr(plots, "REMEMBER_TICKS", False)
+def test_the_same_bytes_as_matplotlibs_own_tick_updates(make, build, monkeypatch):
+    monkeypatch.setattr(_mpl_speedups, "REMEMBER_TICKS", False)
     reference = make()
-    monkeypatch.setattr(plots, "REMEMBER_TICKS", True)
+    monkeypatch.setattr(_mpl_speedups, "REMEMBER_TICKS", True)
     remembered = make()
     assert len(remembered) == len(reference)
     for k, (got, want) in enumerate(zip(remembered, reference)):
         assert got == want, f"drawing {k} differs: {hashlib.md5(got.encode()).hexdigest()} " \
                             f"vs {hashlib.md5(want.encode()).hexdigest()}"
     # the reference really ran matplotlib's own updates, and the remembered run did not
-    assert "_update_ticks" not in plots.figure(ncols=1)[0].axes[0].xaxis.__dict__
+    monkeypatch.setattr(_mpl_speedups, "REMEMBER_TICKS", False)
+    fig = _log_panels()
+    plots.figure_to_svg(fig)
+    assert "_update_ticks" not in fig.axes[0].xaxis.__dict__
+    monkeypatch.setattr(_mpl_speedups, "REMEMBER_TICKS", True)
+    plots.figure_to_svg(fig)
+    assert isinstance(fig.axes[0].xaxis.__dict__["_update_ticks"], _mpl_speedups.RememberedTicks)
 
 
-def test_an_unchanged_axis_is_not_updated_again():
+def test_outside_the_build_the_axes_keep_matplotlibs_own_methods(monkeypatch):
+    monkeypatch.delenv(_mpl_speedups.ENV, raising=False)
+    fig = _log_panels()
+    plots.figure_to_svg(fig)
+    fig._repr_png_()
+    with plots.narrow_figures():
+        narrow = _log_panels()
+    plots.fit_narrow(narrow)
+    for axis in [a for f in (fig, narrow) for ax in f.axes for a in (ax.xaxis, ax.yaxis)]:
+        assert "_update_ticks" not in axis.__dict__ and "_get_ticklabel_bboxes" not in axis.__dict__
+
+
+def test_an_unchanged_axis_is_not_updated_again(build):
     fig = links.draw_link_delay(4096, RATE, 10)
     plots.figure_to_svg(fig)                  # the draw attaches the remembering update to both axes
     runs = []
     for axis in (fig.axes[0].xaxis, fig.axes[0].yaxis):
         memo = axis.__dict__["_update_ticks"]
-        assert isinstance(memo, plots._RememberedTicks)
+        assert isinstance(memo, _mpl_speedups.RememberedTicks)
         memo.update = lambda update=memo.update: runs.append(1) or update()
         axis._update_ticks()                  # the SVG was drawn at 72 dpi, the figure is at 100 again
         first = len(runs)
@@ -93,12 +118,12 @@ def test_an_unchanged_axis_is_not_updated_again():
     assert len(runs) == 3
 
 
-def test_unchanged_labels_are_not_measured_again():
+def test_unchanged_labels_are_not_measured_again(build):
     fig = links.draw_link_delay(4096, RATE, 10)
     plots.figure_to_svg(fig)                  # the draw attaches the remembering measure to both axes
     axis = fig.axes[0].xaxis
     memo = axis.__dict__["_get_ticklabel_bboxes"]
-    assert isinstance(memo, plots._RememberedLabelBoxes)
+    assert isinstance(memo, _mpl_speedups.RememberedLabelBoxes)
     runs = []
     memo.measure = lambda ticks, renderer, measure=memo.measure: runs.append(1) or measure(ticks, renderer)
     from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -17,6 +17,12 @@ def test_huge_integer_is_a_value_error_not_overflow(check):
         check("bandwidth_bps", 10**400)
 
 
+def test_an_integer_beyond_a_float_is_refused_as_an_integer():
+    # 10**400 has no float; the integer check says what it wanted instead of leaking OverflowError
+    with pytest.raises(ValueError, match="x must be an integer"):
+        validate.integer("x", 10**400)
+
+
 def test_upper_bounds_say_what_is_reasonable():
     with pytest.raises(ValueError, match=r"world_size must be an integer >= 1 and <= 1048576 \(ranks"):
         validate.integer("world_size", 2**31, 1, validate.MAX_RANKS, why="ranks enumerated one by one")

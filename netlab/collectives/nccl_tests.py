@@ -69,7 +69,7 @@ class NcclTestsRun:
 
 
 def _error(number: int, line: str, why: str) -> ValueError:
-    return ValueError(f"line {number}: {why}\n    {line.strip()[:120]}")
+    return ValueError(f"line {number}: {why}\n    in text: {line.strip()[:120]}")
 
 
 def _float(text: str, what: str, number: int, line: str) -> float:
@@ -118,6 +118,9 @@ def parse(text: str) -> NcclTestsRun:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str (the pasted output), got {type(text).__name__}")
+    rows: list[NcclRow]
+    ranks: set[int]
+    has_root: bool | None
     rows, ranks, has_root = [], set(), None
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -177,6 +180,7 @@ def ranks_from_busbw(run: NcclTestsRun, collective: str = "all_reduce") -> tuple
     def n_of(f):
         return limit / (limit - f) if f < limit else math.inf
 
+    highest: int | None
     if f_lo >= limit:
         lowest, highest = 2, 1                      # no n gives a factor this large
     else:
@@ -287,11 +291,11 @@ def synthetic_output(world_size: int, alpha_s: float, bandwidth_bps: float, min_
     seed = validate.integer("seed", seed, minimum=0)
     rng = np.random.default_rng(seed)
     factor = busbw_factor("all_reduce", n)
-    lines = [f"# SYNTHETIC: made by netlab.collectives.nccl_tests.synthetic_output from the ring model "
-             f"(alpha = {a * 1e6:g} us per step, B = {B / 8e9:g} GB/s, {noise:.0%} log-normal noise, "
-             f"seed {seed}). Not a measurement.",
-             f"# nThread 1 nGpus {n} minBytes {lo} maxBytes {hi} step: 2(factor) warmup iters: 5 iters: 20 "
-             "agg iters: 1 validation: 1 graph: 0", "#", "# Using devices"]
+    lines = [(f"# SYNTHETIC: made by netlab.collectives.nccl_tests.synthetic_output from the ring model "
+              f"(alpha = {a * 1e6:g} us per step, B = {B / 8e9:g} GB/s, {noise:.0%} log-normal noise, "
+              f"seed {seed}). Not a measurement."),
+             (f"# nThread 1 nGpus {n} minBytes {lo} maxBytes {hi} step: 2(factor) warmup iters: 5 iters: 20 "
+              "agg iters: 1 validation: 1 graph: 0"), "#", "# Using devices"]
     lines += [f"#  Rank {r:2d} Group  0 Pid  {4242 + r} on  synthetic device {r:2d} [0x{r:02x}] synthetic GPU"
               for r in range(n)]
     lines += ["#", "#" + " " * 62 + "out-of-place" + " " * 23 + "in-place",

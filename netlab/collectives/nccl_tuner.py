@@ -32,7 +32,6 @@ and the node's NICs (``gpus_per_node * nic_bps``); NCCL gets both from its topol
 from __future__ import annotations
 
 from dataclasses import dataclass
-import math
 
 from netlab import specs, validate
 from netlab.units import format_byte_rate, format_bytes, format_time
@@ -112,7 +111,7 @@ def _ll_cap(arch: str, n_nodes: int) -> float:
 
 
 def _bus_bandwidth(intra_bps: float, nic_bps: float | None, ppn: int, n_nodes: int) -> float:
-    return intra_bps if n_nodes == 1 else min(intra_bps, ppn * nic_bps)
+    return intra_bps if n_nodes == 1 or nic_bps is None else min(intra_bps, ppn * nic_bps)
 
 
 def _ring(collective, protocol, n_bytes, n, m, fabric, arch, bus, extra_net_s):
@@ -233,7 +232,8 @@ def candidates(n_bytes: float, n_ranks: int, n_nodes: int = 1, collective: str =
                nic_bps: float | None = None, algorithms: tuple[str, ...] = ALGORITHMS,
                extra_net_step_s: float = 0.0) -> list[TunerEstimate]:
     """Every (algorithm, protocol) NCCL's tuner would consider here, fastest first."""
-    if isinstance(algorithms, str) or not all(a in ALGORITHMS for a in algorithms) or not algorithms:
+    algorithms = tuple(validate.sequence("algorithms", algorithms, f"a non-empty tuple of {ALGORITHMS}"))
+    if not all(a in ALGORITHMS for a in algorithms) or not algorithms:
         raise ValueError(f"algorithms must be a non-empty tuple of {ALGORITHMS}, got {algorithms!r}")
     out = []
     for algorithm in algorithms:

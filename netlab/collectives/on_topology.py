@@ -141,7 +141,7 @@ def schedule_time(schedule: Schedule, n_bytes: float, topology: Topology) -> Sch
     rate = {"intra": topology.intra_bandwidth_bps, "inter": topology.inter_bandwidth_bps}
     step_times, latency_s, transfer_s = [], 0.0, 0.0
     for step in schedule.steps:
-        port_bytes = defaultdict(float)               # (rank, level, direction) -> bytes
+        port_bytes: defaultdict[tuple[int, str, str], float] = defaultdict(float)   # (rank, level, direction) -> bytes
         for t in step:
             if t.src == t.dst:
                 continue                              # a local copy uses no port

@@ -13,6 +13,7 @@ all-gather) {cite:p}`patarasuk-yuan-2009`; pairwise all-to-all; recursive
 halving-doubling (Rabenseifner's all-reduce, with the usual fix-up for a rank count
 that is not a power of two) {cite:p}`thakur-collectives-2005`; hierarchical
 all-reduce (inside each scale-up domain, then across domains, then inside again);
+multi-ring all-reduce (one ring per NIC side by side, as NCCL's channels run);
 and in-network reduction (SHARP), where node ``world_size`` is the switch
 {cite:p}`graham-sharp-2016`. Tree all-reduces are in ``netlab.collectives.trees``.
 
@@ -23,6 +24,7 @@ the element count does not divide); a rank's buffer has ``n_slots`` chunk slots.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -77,6 +79,7 @@ class Schedule:
 
     def describe(self, max_steps: int = 8) -> str:
         """The first ``max_steps`` steps, one line each: ``step 0: 0->1 [3] +=, ...``."""
+        max_steps = validate.integer("max_steps", max_steps, minimum=0)
         lines = [f"step {i}: " + ", ".join(map(repr, step)) for i, step in enumerate(self.steps[:max_steps])]
         if self.n_steps > max_steps:
             lines.append(f"... {self.n_steps - max_steps} more steps")
@@ -223,6 +226,29 @@ def hierarchical_all_reduce(domain_size: int, n_domains: int) -> Schedule:
     return _make("hierarchical", "all_reduce", d * m, d * m, inside_rs + _merge(*across) + inside_ag)
 
 
+def multi_ring_all_reduce(domain_size: int, n_domains: int) -> Schedule:
+    """``domain_size`` ring all-reduces side by side, one per NIC, each on ``1/domain_size``
+    of the buffer: how NCCL runs a flat all-reduce across nodes (one channel per NIC).
+
+    Rank ``r = domain * domain_size + local``. Ring ``k`` enters every domain at local rank
+    ``k+1``, walks its ranks over the scale-up links and leaves at local rank ``k`` for the
+    next domain, so ring ``k`` alone uses rank ``k``'s NIC to send: every NIC carries one ring
+    while each scale-up port carries the other ``domain_size - 1``. Each ring has
+    ``2(n-1)`` steps of ``N / (domain_size n)`` bytes, all rings in the same steps.
+    """
+    d = validate.integer("domain_size", domain_size, minimum=1, maximum=MAX_SCHEDULE_RANKS, why=_WHY)
+    m = validate.integer("n_domains", n_domains, minimum=1, maximum=MAX_SCHEDULE_RANKS // d, why=_WHY)
+    n = d * m
+    if d * n * 2 * (n - 1) > MAX_TRANSFERS * 16:
+        raise ValueError(f"domain_size x n_domains = {n} ranks in {d} rings list too many transfers; {_WHY}")
+    rings = []
+    for k in range(d):
+        ranks = [dom * d + (k + 1 + i) % d for dom in range(m) for i in range(d)]
+        groups = [(k * n + c,) for c in range(n)]
+        rings.append(_ring_reduce_scatter_steps(ranks, groups) + _ring_all_gather_steps(ranks, groups))
+    return _make("multi-ring", "all_reduce", n, d * n, _merge(*rings))
+
+
 def in_network_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -> Schedule:
     """In-network reduction (SHARP): every rank sends chunk ``s`` up to the switch (node
     ``world_size``), which sums it, while the switch sends the finished chunk ``s-1``
@@ -247,14 +273,14 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
     """
     if not isinstance(schedule, Schedule):
         raise TypeError(f"schedule must be a Schedule, got {type(schedule).__name__}")
-    arrays = [np.asarray(x) for x in inputs]
+    arrays = [np.asarray(x) for x in validate.sequence("inputs", inputs, "a list of one 1-D array per rank")]
     if len(arrays) != schedule.world_size:
         raise ValueError(f"inputs must hold one array per rank ({schedule.world_size}), got {len(arrays)}")
     if any(a.ndim != 1 for a in arrays) or len({a.shape for a in arrays}) != 1 or \
             len({a.dtype for a in arrays}) != 1:
         raise ValueError("inputs must be 1-D arrays of the same length and dtype")
     nodes = schedule.world_size + schedule.n_switches
-    buf = [[None] * schedule.n_slots for _ in range(nodes)]
+    buf: list[list[np.ndarray | None]] = [[None] * schedule.n_slots for _ in range(nodes)]
     for r, x in enumerate(arrays):
         for slot, piece in zip(schedule.inputs[r], np.array_split(x, len(schedule.inputs[r]))):
             buf[r][slot] = piece.copy()
@@ -267,10 +293,10 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
         for t, payload in sent:   # arrays are never modified in place, so `sent` is a snapshot
             held = buf[t.dst][t.to_chunk]
             buf[t.dst][t.to_chunk] = payload + held if (t.reduce and held is not None) else payload
-    out = []
+    out: list[np.ndarray] = []
     for r in range(schedule.world_size):
         parts = [buf[r][slot] for slot in schedule.outputs[r]]
         if any(p is None for p in parts):
             raise RuntimeError(f"rank {r} ends without all of its output chunks")
-        out.append(np.concatenate(parts))
+        out.append(np.concatenate(cast("list[np.ndarray]", parts)))     # none is None (checked above)
     return out

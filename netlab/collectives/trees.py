@@ -71,7 +71,7 @@ def mirror_rank(rank: int, world_size: int) -> int:
 
 def _tree_steps(parents, levels, slots):
     """Reduce up the tree (level ``l`` sends chunk ``j`` at step ``l + j``), then the reverse."""
-    up = {}
+    up: dict[int, list[Transfer]] = {}          # step -> its transfers
     for node, parent in enumerate(parents):
         if parent is None:
             continue
@@ -105,10 +105,12 @@ def double_binary_tree_all_reduce(world_size: int, n_pipeline_chunks: int = 1) -
                          why=f"world_size x n_pipeline_chunks <= {_MAX_TRANSFERS}: every transfer is listed")
     first = binary_tree_parents(n)
     levels = [_lowbit(r + 1).bit_length() - 1 for r in range(n)]
-    second, levels2 = [None] * n, [0] * n
+    second: list[int | None] = [None] * n
+    levels2 = [0] * n
     for r in range(n):
         m = mirror_rank(r, n)
-        second[m] = None if first[r] is None else mirror_rank(first[r], n)
+        parent = first[r]
+        second[m] = None if parent is None else mirror_rank(parent, n)
         levels2[m] = levels[r]
     steps1 = _tree_steps(first, levels, list(range(k)))
     steps2 = _tree_steps(second, levels2, list(range(k, 2 * k)))

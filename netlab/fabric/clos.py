@@ -168,6 +168,8 @@ def clos(n_hosts: int, radix: int, port_rate_bps: float, oversubscription: float
 def _build(n: int, k: int, rate: float, d: int, u: int, n_tiers: int, optical: bool, limit: int) -> Fabric:
     leaves = math.ceil(n / d)
     uplinks = leaves * u                     # leaf-to-next-tier cables
+    switches: tuple[int, ...]
+    links: tuple[int, ...]
     if n_tiers == 2:
         spines = math.ceil(uplinks / k)      # each spine offers k ports to the leaves
         switches, links, pods = (leaves, spines), (n, uplinks), 1

@@ -19,7 +19,7 @@ import time
 
 from netlab import specs, validate
 from netlab.sim.loadbalance import SCHEMES, balancer
-from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
+from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.switch import PFC
 from netlab.sim.topology import leaf_spine
 from netlab.sim.uet import uet
@@ -38,6 +38,7 @@ def fail_spine_link(net, n_leaves: int, n_spines: int, hosts_per_leaf: int, leaf
     ``leaf`` stops using that uplink, and every other leaf stops sending traffic for
     ``leaf``'s hosts through ``spine`` (which can no longer reach them).
     """
+    validate.instance("net", net, Network, "a Network built by sim.topology.leaf_spine")
     n_leaves = validate.integer("n_leaves", n_leaves, minimum=2, maximum=len(net.switches))
     n_spines = validate.integer("n_spines", n_spines, minimum=2, maximum=len(net.switches))
     hosts_per_leaf = validate.integer("hosts_per_leaf", hosts_per_leaf, minimum=1, maximum=len(net.hosts))
@@ -126,6 +127,10 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     seed = validate.integer("seed", seed, minimum=0)
     n_hosts = n_leaves * hosts_per_leaf
+    if jobs is not None:
+        jobs = tuple(validate.sequence("jobs", jobs, "a tuple of host-index tuples"))
+        for job in jobs:
+            validate.sequence("jobs", job, "a tuple of host-index tuples")
     jobs = (tuple(range(n_hosts)),) if jobs is None else tuple(tuple(sorted(set(j))) for j in jobs)
     taken = [h for job in jobs for h in job]
     if (not jobs or any(len(job) < 2 for job in jobs) or len(taken) != len(set(taken))
@@ -138,7 +143,10 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
                      flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
                      load_balancer=balancer(scheme), seed=seed, event_by_event=event_by_event)
     if failed_link is not None:
-        fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *failed_link)
+        leaf_and_spine = validate.sequence("failed_link", failed_link, "a (leaf, spine) pair")
+        if len(leaf_and_spine) != 2:
+            raise TypeError(f"failed_link must be a (leaf, spine) pair, got {failed_link!r:.80}")
+        fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *leaf_and_spine)
     pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
     rng = random.Random(seed)
     job_of = []

@@ -48,8 +48,15 @@ SCHEME_NAMES = {"ecmp": "ECMP (per flow)", "spray": "spraying", "adaptive": "ada
 _SCHEME_COLOURS = {"ecmp": "ethernet", "spray": "uet", "adaptive": "infiniband", "telemetry": "purple"}
 
 
+def _check(runs: dict, scenario: str, scheme: str) -> None:
+    validate.instance("runs", runs, dict, "a dict of run_pattern results by (scheme, scenario)")
+    validate.instance("scenario", scenario, str, "a scenario's name")
+    validate.instance("scheme", scheme, str, "a scheme's name")
+
+
 def _run(runs: dict, scenario: str, scheme: str):
-    if not isinstance(runs, dict) or (scheme, scenario) not in runs:
+    _check(runs, scenario, scheme)
+    if (scheme, scenario) not in runs:
         raise ValueError(f"runs must hold a simulated run for (scheme, scenario) = ({scheme!r}, {scenario!r})")
     return runs[scheme, scenario]
 
@@ -59,6 +66,9 @@ def draw_completions(runs: dict, scenario: str, scheme: str):
 
     ``runs`` maps ``(scheme, scenario)`` to a :func:`netlab.fabric.experiments.run_pattern` result.
     """
+    _check(runs, scenario, scheme)
+    if not any((s, scenario) in runs for s in SCHEME_NAMES):
+        raise ValueError(f"scenario: runs hold no run for scenario {scenario!r}")
     fig, ax = plots.figure(width_in=6.4, height_in=3.0)
     for s in SCHEME_NAMES:
         if (s, scenario) not in runs:

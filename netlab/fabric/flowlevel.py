@@ -72,21 +72,56 @@ def max_min_rates(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray,
     array([7., 3.])
     """
     n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=MAX_FLOWS)
-    flow_of, link_of, weight, capacity_bps = (np.asarray(a) for a in (flow_of, link_of, weight, capacity_bps))
-    n_links = len(capacity_bps)
-    if not (flow_of.shape == link_of.shape == weight.shape) or flow_of.ndim != 1:
-        raise ValueError("flow_of, link_of and weight must be 1-D arrays of one length (one entry per flow and link)")
-    if flow_of.size and (flow_of.min() < 0 or flow_of.max() >= n_flows or link_of.min() < 0
-                         or link_of.max() >= n_links):
-        raise ValueError(f"flow_of must lie in [0, {n_flows - 1}] and link_of in [0, {n_links - 1}]")
-    if not (np.isfinite(weight).all() and (weight > 0).all()):
-        raise ValueError("weight must be finite and > 0 on every entry")
-    if not (np.isfinite(capacity_bps).all() and (capacity_bps > 0).all()):
-        raise ValueError("capacity_bps must be finite and > 0 on every link")
-    active = np.ones(n_flows, dtype=bool) if active is None else np.asarray(active, dtype=bool)
+    flow_of, link_of, weight, capacity_bps = _check_paths(flow_of, link_of, weight, capacity_bps, n_flows)
+    if active is None:
+        active = np.ones(n_flows, dtype=bool)
+    else:
+        active = np.asarray(active)
+        if active.shape != (n_flows,) or active.dtype != bool:
+            raise TypeError(f"active must be a boolean array of n_flows = {n_flows} entries, got {active!r:.80}")
     if (np.bincount(flow_of, minlength=n_flows)[active] == 0).any():
         raise ValueError("every flow must cross at least one link (flow_of)")
-    return _fill(_Paths(flow_of, link_of, weight, n_flows, n_links), capacity_bps, active)
+    return _fill(_Paths(flow_of, link_of, weight, n_flows, len(capacity_bps)), capacity_bps, active)
+
+
+def _vector(name: str, value, integer: bool = False) -> np.ndarray:
+    """``value`` as a 1-D numpy array of integers (or of numbers), or a TypeError naming it."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        array = None
+    kinds = "iu" if integer else "iuf"
+    if array is None or array.ndim != 1 or array.dtype.kind not in kinds:
+        raise TypeError(f"{name} must be a 1-D array of {'integers' if integer else 'numbers'}, "
+                        f"got {type(value).__name__} {value!r:.80}")
+    return array
+
+
+def _in_bounds(name: str, array: np.ndarray, what: str) -> None:
+    """Every entry finite and in [validate.SMALLEST, validate.LARGEST]: a zero, NaN or infinite
+    capacity, weight or size would leave the filling without an end or the times infinite."""
+    if not ((array >= validate.SMALLEST) & (array <= validate.LARGEST)).all():
+        raise ValueError(f"{name} must be finite and between {validate.SMALLEST:g} and {validate.LARGEST:g} "
+                         f"on every {what}, got {array!r:.80}")
+
+
+def _check_paths(flow_of, link_of, weight, capacity_bps, n_flows: int):
+    """The path entries and capacities as arrays, checked (see :func:`max_min_rates`)."""
+    flow_of, link_of = _vector("flow_of", flow_of, integer=True), _vector("link_of", link_of, integer=True)
+    weight, capacity_bps = _vector("weight", weight), _vector("capacity_bps", capacity_bps)
+    n_links = len(capacity_bps)
+    if not flow_of.shape == link_of.shape == weight.shape:
+        raise ValueError(f"flow_of, link_of and weight must have one length (one entry per flow and link), got "
+                         f"{len(flow_of)}, {len(link_of)} and {len(weight)}")
+    if n_links == 0:
+        raise ValueError("capacity_bps must hold at least one link")
+    if flow_of.size and (flow_of.min() < 0 or flow_of.max() >= n_flows):
+        raise ValueError(f"flow_of must lie in [0, {n_flows - 1}]")
+    if link_of.size and (link_of.min() < 0 or link_of.max() >= n_links):
+        raise ValueError(f"link_of must lie in [0, {n_links - 1}] (one entry of capacity_bps per link)")
+    _in_bounds("weight", weight, "entry")
+    _in_bounds("capacity_bps", capacity_bps, "link")
+    return flow_of, link_of, weight, capacity_bps
 
 
 class _Paths:
@@ -202,8 +237,14 @@ def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capac
 
     Between two completions the rates are max-min fair; when flows finish the rest
     are filled again. Returns the times and how many times the rates were computed.
+    The inputs are those of :func:`max_min_rates`, one flow per entry of ``size_bits``.
     """
-    n_flows = len(size_bits)
+    size_bits = _vector("size_bits", size_bits)
+    n_flows = validate.integer("len(size_bits)", len(size_bits), minimum=1, maximum=MAX_FLOWS)
+    _in_bounds("size_bits", size_bits, "flow")
+    flow_of, link_of, weight, capacity_bps = _check_paths(flow_of, link_of, weight, capacity_bps, n_flows)
+    if (np.bincount(flow_of, minlength=n_flows) == 0).any():
+        raise ValueError("every flow must cross at least one link (flow_of)")
     left = size_bits.astype(float)
     done_at = np.full(n_flows, np.nan)
     alive = np.ones(n_flows, dtype=bool)

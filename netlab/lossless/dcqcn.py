@@ -76,7 +76,8 @@ class Params:
     def __post_init__(self) -> None:
         validate.positive("capacity_bps", self.capacity_bps)
         validate.integer("n_flows", self.n_flows, minimum=1, maximum=1000)
-        validate.positive("packet_bytes", self.packet_bytes)
+        validate.positive("packet_bytes", self.packet_bytes, maximum=65536,
+                          why="an IP datagram's largest size; RoCE packets carry at most 4 KB of payload")
         validate.non_negative("kmin_bytes", self.kmin_bytes)
         validate.positive("kmax_bytes", self.kmax_bytes)
         if self.kmax_bytes <= self.kmin_bytes:
@@ -147,7 +148,7 @@ class FixedPoint:
 
 def fixed_point(params: Params | None = None) -> FixedPoint:
     """Solve the fixed-point equations directly (bisection on ``log p``)."""
-    prm = params or Params()
+    prm = _params(params)
     rc = prm.capacity_bps / prm.n_flows
     r_pkt = rc / (8 * prm.packet_bytes)
 
@@ -191,6 +192,34 @@ class Trajectory:
         return self.rates_bps[:, keep].mean(axis=1)
 
 
+# Each Euler step costs about 45 µs of numpy work (2 flows; 80 µs with 1000), so the cap keeps a
+# call under about 10 s of CPU; the transients the chapter shows settle within tens of milliseconds
+# (lab 4 integrates 0.1 s), and 200,000 steps are 1 s of simulated time at the default step.
+MAX_STEPS = 200_000
+STEP_WHY = "about 10 s of CPU; the transients settle within tens of milliseconds"
+
+
+def _params(params) -> Params:
+    """``params``, or the defaults for ``None``; anything but a :class:`Params` is refused."""
+    if params is None:
+        return Params()
+    validate.instance("params", params, Params, "a dcqcn.Params or None")
+    return params
+
+
+def _start_values(name: str, values, n: int, default: float) -> np.ndarray:
+    """``values`` as ``n`` finite floats (``default`` for each if ``None``)."""
+    if values is None:
+        return np.full(n, default)
+    try:
+        array = np.array(validate.sequence(name, values, f"a list of n_flows = {n} numbers"), dtype=float)
+    except (ValueError, OverflowError):
+        raise TypeError(f"{name} must be a list of n_flows = {n} numbers, got {values!r:.80}") from None
+    if array.shape != (n,) or not np.isfinite(array).all():
+        raise ValueError(f"{name} must hold n_flows = {n} finite numbers, got {values!r:.80}")
+    return array
+
+
 def simulate(params: Params | None = None, duration_s: float = 0.1, dt_s: float = 5e-6,
              start_rates_bps=None, start_times_s=None, sample_every: int = 20) -> Trajectory:
     """Integrate the fluid model for ``duration_s``.
@@ -199,22 +228,25 @@ def simulate(params: Params | None = None, duration_s: float = 0.1, dt_s: float 
     ``start_times_s`` (default: all at 0); before its start a flow sends nothing.
     ``alpha`` starts at 1, the queue empty. Every ``sample_every``-th step is kept.
     """
-    prm = params or Params()
+    prm = _params(params)
     duration_s = validate.positive("duration_s", duration_s)
     dt_s = validate.in_range("dt_s", dt_s, 0.0, prm.cnp_interval_s / 5, low_open=True)
-    validate.steps("dt_s", dt_s, duration_s, maximum=2_000_000, what="integration steps")
+    if duration_s / dt_s > MAX_STEPS:
+        raise ValueError(f"duration_s must be <= {MAX_STEPS * dt_s:g} s at dt_s = {dt_s:g} s (at most {MAX_STEPS:,} "
+                         f"integration steps, {STEP_WHY}), got {duration_s:g}")
     sample_every = validate.integer("sample_every", sample_every, minimum=1)
     n = prm.n_flows
-    rc = np.full(n, prm.capacity_bps) if start_rates_bps is None else np.array(start_rates_bps, dtype=float)
-    starts = np.zeros(n) if start_times_s is None else np.array(start_times_s, dtype=float)
-    if rc.shape != (n,) or starts.shape != (n,):
-        raise ValueError(f"start_rates_bps and start_times_s must have n_flows = {n} entries")
-    if (rc <= 0).any() or (rc > prm.capacity_bps).any() or (starts < 0).any():
-        raise ValueError("start rates must be in (0, capacity_bps] and start times >= 0")
-    rt, alpha, q = rc.copy(), np.ones(n), 0.0
     steps = int(round(duration_s / dt_s))
+    if n * (steps // sample_every + 1) > validate.MAX_SAMPLES:
+        raise ValueError(f"sample_every must be >= {n * steps // validate.MAX_SAMPLES + 1} for {n} flows over {steps:,} "
+                         f"steps (at most {validate.MAX_SAMPLES:,} samples kept), got {sample_every}")
+    rc = _start_values("start_rates_bps", start_rates_bps, n, prm.capacity_bps)
+    starts = _start_values("start_times_s", start_times_s, n, 0.0)
+    if (rc <= 0).any() or (rc > prm.capacity_bps).any() or (starts < 0).any():
+        raise ValueError("start_rates_bps must be in (0, capacity_bps] and start_times_s >= 0")
+    rt, alpha, q = rc.copy(), np.ones(n), 0.0
     lag = int(round(prm.feedback_delay_s / dt_s))
-    depth = max(lag, 1)
+    depth = max(min(lag, steps), 1)         # a delay longer than the run: no feedback arrives in it either way
     hist_p = np.zeros(depth)                              # ring buffers: what the senders see now
     hist_r = np.tile(rc, (depth, 1))                      # was measured ``depth`` steps ago
     out_t, out_r, out_q, out_a = [], [], [], []

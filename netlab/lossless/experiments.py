@@ -290,7 +290,7 @@ def dcqcn_sharing(n_flows: int, ecn: bool = True, duration_s: float = 0.1, bandw
     n_flows = validate.integer("n_flows", n_flows, minimum=1, maximum=16)
     validate.boolean("ecn", ecn)
     duration_s = validate.positive("duration_s", duration_s, maximum=1.0, why=SCENARIO_WHY)
-    stagger_s = validate.non_negative("stagger_s", stagger_s)
+    stagger_s = validate.non_negative("stagger_s", stagger_s, maximum=1.0, why="the longest run is 1 s")
     rate_ai_bps = validate.positive("rate_ai_bps", rate_ai_bps)
     sample_interval_s = validate.positive("sample_interval_s", sample_interval_s)
     if duration_s < sample_interval_s:   # no sample at all: nothing to report (repr raised IndexError)

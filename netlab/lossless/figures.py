@@ -9,12 +9,15 @@ figure in the book's style.
 from __future__ import annotations
 
 from netlab import plots, validate
+from netlab.lossless.dcqcn import Trajectory
+from netlab.lossless.experiments import IncastResult, SharingResult, VictimResult
 from netlab.lossless.ib_vs_ethernet import perf_per_dollar
 from netlab.units import KB, Gbps, us
 
 
 def draw_incast(result, title: str):
     """The receiver's queue over time for an incast run with queue samples (lab 4)."""
+    validate.instance("result", result, IncastResult, "an IncastResult from lossless.experiments.incast")
 
     trace = result.run.queue_traces[0]
     fig, ax = plots.figure(width_in=6.4, height_in=3.2)
@@ -29,6 +32,7 @@ def draw_incast(result, title: str):
 
 def draw_victim(result):
     """Per-flow goodput of the victim scenario, the victim h0 -> h7 highlighted (lab 4)."""
+    validate.instance("result", result, VictimResult, "a VictimResult from lossless.experiments.victim")
 
     fig, ax = plots.figure(width_in=6.4, height_in=3.2)
     for trace, flow in zip(result.run.flow_traces, result.run.flows):
@@ -47,6 +51,9 @@ def draw_sharing(result, fluid=None):
     """Per-flow goodput as a share of the fair share (left) and the bottleneck queue (right)
     of a ``dcqcn_sharing`` run; ``fluid`` (a :class:`netlab.lossless.dcqcn.Trajectory`) adds the
     fluid model's flows as dashed lines, scaled to payload goodput (lab 4)."""
+    validate.instance("result", result, SharingResult, "a SharingResult from lossless.experiments.dcqcn_sharing")
+    if fluid is not None:
+        validate.instance("fluid", fluid, Trajectory, "a dcqcn.Trajectory or None")
 
     fig, (left, right) = plots.figure(ncols=2, width_in=8.4, height_in=3.3)
     for i, rates in enumerate(result.rates_bps):

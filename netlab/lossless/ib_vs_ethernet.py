@@ -26,9 +26,13 @@ the baseline (seed claims C6, C7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from netlab import links, specs, validate
 from netlab.units import format_time
+
+if TYPE_CHECKING:        # imported for the annotations only: the simulator loads when a run is asked for
+    from netlab.lossless.experiments import IncastResult
 
 SWITCH_LATENCY_KEYS = {
     "infiniband": ("switch.ib.quantum_x800.latency", "switch.ib.quantum_hdr.latency",
@@ -182,8 +186,8 @@ class IncastCase:
     """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
 
     label: str
-    lossy: object        # netlab.lossless.experiments.IncastResult
-    lossless: object
+    lossy: IncastResult
+    lossless: IncastResult
 
     @property
     def ratio(self) -> float:
@@ -197,6 +201,148 @@ class IncastCase:
                 f"lossy takes {self.ratio:,.1f} times as long")
 
 
+def credit_loop(bandwidth_bps: float, propagation_s: float, switch_s: float, packet_bytes: int = 4160) -> float:
+    """Seconds from spending a credit to getting it back: ``8(P+H)/B + 2 t_p + t_sw``, the
+    packet's serialization, the link there and back, and the switch's forwarding time.
+
+    >>> round(credit_loop(400e9, 489.7e-9, 100e-9) * 1e9, 1)     # chapter 4's exercise, in ns
+    1162.6
+    """
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    propagation_s = validate.non_negative("propagation_s", propagation_s)
+    switch_s = validate.non_negative("switch_s", switch_s)
+    packet_bytes = validate.integer("packet_bytes", packet_bytes, minimum=1, maximum=65_536)
+    return packet_bytes * 8 / bandwidth_bps + 2 * propagation_s + switch_s
+
+
+def credit_throughput(credit_bytes: float, bandwidth_bps: float, propagation_s: float, switch_s: float,
+                      packet_bytes: int = 4160) -> float:
+    """Fraction of the link rate a sender with ``credit_bytes`` of credit sustains:
+    ``min(1, floor(C / (P+H)) x 8(P+H)/B / loop)`` (whole packets per loop)."""
+    credit_bytes = validate.positive("credit_bytes", credit_bytes)
+    loop = credit_loop(bandwidth_bps, propagation_s, switch_s, packet_bytes)
+    return min(1.0, (credit_bytes // packet_bytes) * packet_bytes * 8 / bandwidth_bps / loop)
+
+
+def incast_ideal_time(n_senders: int, size_bytes: int, bandwidth_bps: float, propagation_s: float,
+                      switch_s: float, mtu_bytes: int = 4096, header_bytes: int = 64) -> float:
+    """The lossless incast's completion time: ``8(P+H)/B + 2 t_p + t_sw + 8 n (S + ceil(S/P) H)/B``,
+    the first packet's way to the receiver's link, then every wire byte back to back on it."""
+    n_senders = validate.integer("n_senders", n_senders, minimum=1)
+    size_bytes = validate.integer("size_bytes", size_bytes, minimum=1)
+    mtu_bytes = validate.integer("mtu_bytes", mtu_bytes, minimum=1, maximum=65_536)
+    header_bytes = validate.integer("header_bytes", header_bytes, minimum=0, maximum=1024)
+    first = credit_loop(bandwidth_bps, propagation_s, switch_s, min(size_bytes, mtu_bytes) + header_bytes)
+    wire = n_senders * (size_bytes + -(-size_bytes // mtu_bytes) * header_bytes)
+    return first + wire * 8 / bandwidth_bps
+
+
+@dataclass(frozen=True)
+class Headroom:
+    """PFC headroom for one link: the simulator's closed form against the Linux mlx5e driver's."""
+
+    bandwidth_bps: float
+    cable_m: float
+    mtu_bytes: int
+    simulator_bytes: float     # 2 t_p B / 8 + 2 (P + H): a round trip of the cable and a packet each way
+    driver_bytes: float        # (301 + 2.16 L) x speed in Gb/s + 2.72 MTU
+
+    def __str__(self) -> str:
+        return (f"{self.bandwidth_bps / 1e9:g} Gb/s, {self.cable_m:g} m, MTU {self.mtu_bytes:,} B: simulator "
+                f"{self.simulator_bytes / 1e3:.1f} KB, mlx5e driver {self.driver_bytes / 1e3:.1f} KB "
+                f"({self.driver_bytes / self.simulator_bytes:.1f}x)")
+
+
+def pfc_headroom(bandwidth_bps: float, cable_m: float, mtu_bytes: int = 4096, header_bytes: int = 64) -> Headroom:
+    """Bytes of PFC headroom above XOFF, two ways.
+
+    The simulator's (``netlab.sim.switch``): ``2 t_p B/8 + 2 (P + H)``, the cable's round
+    trip at line rate plus one packet in flight each way, with ``t_p`` the fibre delay of
+    ``cable_m`` metres; it assumes a port acts on a pause at once. The Linux mlx5e driver's
+    (registry ``nic.mlx5.pfc_xoff_*``): ``(301 + 2.16 L) x speed + 2.72 MTU`` bytes, speed in
+    Gb/s (at least 40), whose fixed term stands for the reaction and processing delay at
+    both ends that the simulator leaves out.
+
+    >>> round(pfc_headroom(100e9, 100).driver_bytes)      # (301 + 216) x 100 + 2.72 x 4096
+    62841
+    """
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    cable_m = validate.non_negative("cable_m", cable_m)
+    mtu_bytes = validate.integer("mtu_bytes", mtu_bytes, minimum=256, maximum=9216)
+    header_bytes = validate.integer("header_bytes", header_bytes, minimum=0, maximum=1024)
+    t_p = links.propagation_time(cable_m) if cable_m else 0.0
+    simulator = 2 * t_p * bandwidth_bps / 8 + 2 * (mtu_bytes + header_bytes)
+    speed_gbps = max(bandwidth_bps / 1e9, 40.0)
+    driver = ((specs.value("nic.mlx5.pfc_xoff_fixed") + specs.value("nic.mlx5.pfc_xoff_per_metre") * cable_m)
+              * speed_gbps + specs.value("nic.mlx5.pfc_xoff_mtu_factor") * mtu_bytes)
+    return Headroom(bandwidth_bps, cable_m, mtu_bytes, simulator, driver)
+
+
+@dataclass(frozen=True)
+class TimeoutCase:
+    """One row of :func:`incast_by_timeout`: a lossy incast whose first retransmission fires after
+    ``timeout_s``, against the lossless incast with the same total buffer."""
+
+    label: str
+    timeout_s: float
+    lossy: IncastResult
+    lossless: IncastResult
+
+    @property
+    def ratio(self) -> float:
+        """Lossy completion time over lossless completion time."""
+        return self.lossy.completion_time_s / self.lossless.completion_time_s
+
+    def __str__(self) -> str:
+        return (f"{self.label:42s} timeout {format_time(self.timeout_s):>9s}: lossy "
+                f"{format_time(self.lossy.completion_time_s)} ({self.lossy.dropped_packets} drops, "
+                f"{self.lossy.retransmitted_packets} resent), {self.ratio:,.1f} x the lossless "
+                f"{format_time(self.lossless.completion_time_s)}")
+
+
+def incast_by_timeout(n_senders: int = 8, total_buffer_bytes: float = 200e3,
+                      timeouts_s: tuple[float, ...] | None = None) -> tuple[TimeoutCase, ...]:
+    """The same lossy incast as the RoCE retransmission timeout ranges from an adaptive NIC's
+    floor to the QP's configured timeout.
+
+    ConnectX adapters with adaptive retransmission enabled (NVIDIA's ROCE_ACCL register)
+    fire their first retransmission from a per-QP profile whose base is at least
+    ``transport.roce.adaptive_retx_min_base_timeout`` (4 µs), with up to a 4x delay on top;
+    the QP's local ACK timeout (perftest's default 67.1 ms) is the upper bound. By default
+    the rows are 4 µs and 16 µs (adaptive, at the floor and with the documented 4x), 100 µs,
+    and the configured 67.1 ms. Each lossy run (``total_buffer_bytes`` at the receiver's
+    port) is compared with the lossless run (PFC, the same total split over the inputs, its
+    timeout left at the configured 67.1 ms so that it never fires on merely queued data).
+    The simulator's go-back-N keeps one timeout (no doubling): right for a single lost tail,
+    optimistic when the retransmission is lost again.
+    """
+    from netlab.lossless import experiments as sc
+
+    n_senders = validate.integer("n_senders", n_senders, minimum=2, maximum=64)
+    total_buffer_bytes = validate.positive("total_buffer_bytes", total_buffer_bytes)
+    floor = specs.value("transport.roce.adaptive_retx_min_base_timeout")
+    ceiling = specs.value("transport.roce.default_ack_timeout")
+    rows: tuple[tuple[str, float], ...]
+    if timeouts_s is None:
+        rows = (("adaptive retransmission, at the floor", floor),
+                ("adaptive, with the documented 4x delay", 4 * floor),
+                ("a fixed short timer", 100e-6),
+                ("the configured local ACK timeout", ceiling))
+    else:
+        if not isinstance(timeouts_s, (tuple, list)) or not timeouts_s:
+            raise ValueError(f"timeouts_s must be a non-empty tuple of seconds, got {timeouts_s!r}")
+        rows = tuple((f"timeout {i + 1}", validate.positive("timeouts_s", t, maximum=0.5,
+                                                               why="the incasts run for at most 1 s of simulated time"))
+                     for i, t in enumerate(timeouts_s))
+    try:
+        lossless = sc.incast("pfc", n_senders, buffer_bytes=total_buffer_bytes / n_senders, rto_s=ceiling)
+        return tuple(TimeoutCase(label, t, sc.incast("lossy", n_senders, buffer_bytes=total_buffer_bytes, rto_s=t),
+                                 lossless) for label, t in rows)
+    except ValueError as err:
+        raise ValueError(f"total_buffer_bytes = {total_buffer_bytes:g} gives a buffer the switch refuses: "
+                         f"{err}") from None
+
+
 def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, small_total_bytes: float = 200e3,
                          short_rto_s: float = 100e-6) -> tuple[IncastCase, ...]:
     """Lab 4's opening comparison taken apart, one change at a time.
@@ -207,8 +353,9 @@ def incast_like_for_like(n_senders: int = 8, per_input_bytes: float = 100e3, sma
     2. the same total buffer: lossy gets ``n_senders * per_input_bytes`` too;
     3. a smaller equal total, ``small_total_bytes`` (PFC: that over ``n_senders`` per input),
        with the short timeout;
-    4. the same buffers with the RoCE timeout real adapters use (registry
-       ``transport.roce.default_ack_timeout``, 67.1 ms).
+    4. the same buffers with the RoCE QP's configured local ACK timeout (registry
+       ``transport.roce.default_ack_timeout``, 67.1 ms): the worst case; adapters with adaptive
+       retransmission fire much sooner (:func:`incast_by_timeout`).
     """
     from netlab.lossless import experiments as sc
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
+import numbers
 
 from netlab import specs, validate
 from netlab.collectives import alpha_beta as collective_cost
@@ -51,6 +52,18 @@ class ScaleUpDomain:
     gpu: str                       # registry name of the GPU ("h100", "b200", "gb200")
     intra_alpha_s: float           # latency per collective step inside the domain
     inter_alpha_s: float           # latency per collective step across the scale-out network
+
+    def __post_init__(self) -> None:
+        # What is never a domain is refused here; a degenerate but numeric one (no GPUs, no power)
+        # may be built by hand, and :func:`check_domain` refuses it where a model reads it.
+        for name in ("name", "gpu"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {getattr(self, name)!r:.80}")
+        validate.choice("fabric", self.fabric, FABRICS)
+        if isinstance(self.n_gpus, bool) or not isinstance(self.n_gpus, numbers.Integral):
+            raise TypeError(f"n_gpus must be an integer, got {type(self.n_gpus).__name__} {self.n_gpus!r:.80}")
+        for name in ("per_gpu_bps", "scaleout_per_gpu_bps", "power_w", "intra_alpha_s", "inter_alpha_s"):
+            validate.number(name, getattr(self, name), "of any sign")
 
     @property
     def per_gpu_bidir_bps(self) -> float:
@@ -222,7 +235,12 @@ class HierarchicalAllReduce:
 
     ``intra_s``: ring reduce-scatter and all-gather inside each domain;
     ``inter_s``: ring all-reduce of each ``n_bytes / domain_size`` shard across domains,
-    each GPU on its own scale-out port. ``time_s = intra_s + inter_s``.
+    each GPU on its own scale-out port. ``time_s = intra_s + inter_s`` runs the three
+    phases one after the other (no overlap: a bound from above). ``pipelined_s =
+    max(intra_s, inter_s)`` lets the tiers work at once on different chunks, as NCCL's
+    rings (one per NIC, whose NVLink and network hops proceed concurrently) and its NVLS
+    tree do: the slower tier sets the time. :func:`nccl_all_reduce` gives NCCL's own
+    prediction for the same job.
     """
 
     n_bytes: float
@@ -231,7 +249,8 @@ class HierarchicalAllReduce:
     intra_s: float
     inter_s: float
     time_s: float
-    busbw_bps: float    # nccl-tests' busbw over the whole world: algbw * 2(n-1)/n
+    busbw_bps: float    # nccl-tests' busbw over the whole world: algbw * 2(n-1)/n (of time_s)
+    pipelined_s: float  # max(intra_s, inter_s): the tiers overlap, the slower one sets the time
 
     @property
     def bottleneck(self) -> str:
@@ -245,7 +264,8 @@ class HierarchicalAllReduce:
         return (f"Hierarchical all-reduce over {self.world_size} GPUs in domains of {self.domain_size}: "
                 f"{format_time(self.time_s)} = {format_time(self.intra_s)} inside + "
                 + (f"{format_time(self.inter_s)} across" if self.inter_s else "nothing across")
-                + f"; busbw {format_byte_rate(self.busbw_bps)}, {self.bottleneck}-bound.")
+                + f" one after the other (busbw {format_byte_rate(self.busbw_bps)}); "
+                f"{format_time(self.pipelined_s)} with the tiers overlapped; {self.bottleneck}-bound.")
 
 
 def hierarchical_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDomain,
@@ -273,7 +293,40 @@ def hierarchical_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDoma
     total = collective_cost.hierarchical_all_reduce_time(n_bytes, d, m, a_in, b_in, a_out, b_out)
     busbw = collective_cost.busbw(n_bytes, total.time_s, "all_reduce", world_size) if total.time_s > 0 else 0.0
     return HierarchicalAllReduce(n_bytes=n_bytes, world_size=world_size, domain_size=d,
-                                 intra_s=intra, inter_s=inter, time_s=total.time_s, busbw_bps=busbw)
+                                 intra_s=intra, inter_s=inter, time_s=total.time_s, busbw_bps=busbw,
+                                 pipelined_s=max(intra, inter))
+
+
+ARCH_OF_GPU = {"h100": "hopper", "b200": "blackwell", "gb200": "blackwell"}
+
+
+def nccl_all_reduce(n_bytes: float, world_size: int, domain: ScaleUpDomain):
+    """NCCL's tuner prediction (:func:`netlab.collectives.nccl_tuner.predict`) for the same
+    all-reduce: ``world_size / domain.n_gpus`` NVLink domains ("nodes" to NCCL, which counts
+    a multi-node NVLink rack as one), each GPU with ``domain.scaleout_per_gpu_bps`` of network.
+
+    NCCL does not run the three phases of :func:`hierarchical_all_reduce` one after the
+    other: its rings cross nodes through every NIC at once and pipeline chunks through
+    both tiers, and its NVLS tree reduces in the NVLink Switch while the network tree
+    works; its bus bandwidth is the smaller of the two tiers'. Expect a time near
+    ``pipelined_s``, not ``time_s`` [nccl-tuning-cc-2-30].
+
+    >>> e = nccl_all_reduce(1e9, 576, preset("dgx-h100"))
+    >>> e.label, round(e.time_s * 1e3, 2)
+    ('nvls/Simple', 5.27)
+    """
+    from netlab.collectives import nccl_tuner
+    n_bytes = validate.non_negative("n_bytes", n_bytes)
+    world_size = validate.integer("world_size", world_size, minimum=2, maximum=nccl_tuner.MAX_RANKS)
+    if not isinstance(domain, ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    if world_size % domain.n_gpus:
+        raise ValueError(f"world_size must be a multiple of domain.n_gpus ({domain.n_gpus}), got {world_size}")
+    if domain.gpu not in ARCH_OF_GPU:
+        raise ValueError(f"domain.gpu must be one of {sorted(ARCH_OF_GPU)} (NCCL's tuner knows Hopper and "
+                         f"Blackwell), got {domain.gpu!r}")
+    return nccl_tuner.predict(n_bytes, world_size, world_size // domain.n_gpus, fabric=domain.fabric,
+                              arch=ARCH_OF_GPU[domain.gpu], nic_bps=domain.scaleout_per_gpu_bps)
 
 
 def crossover_domain_size(ratio: float, world_size: int | None = None) -> float:

@@ -61,6 +61,17 @@ class ModelShape:
     bytes_per_activation: float   # activations exchanged by TP all-reduces
     lookup_params: float = 0.0    # the input embedding table: held in memory, one row read per token
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {type(self.name).__name__} {self.name!r:.80}")
+        n_params = validate.positive("n_params", self.n_params)
+        validate.integer("n_layers", self.n_layers, minimum=1)
+        validate.integer("d_model", self.d_model, minimum=1)
+        validate.positive("bytes_per_param", self.bytes_per_param)
+        validate.positive("bytes_per_activation", self.bytes_per_activation)
+        if validate.non_negative("lookup_params", self.lookup_params) >= n_params:
+            raise ValueError(f"lookup_params must be below n_params ({n_params:g}), got {self.lookup_params:g}")
+
     @property
     def weight_bytes(self) -> float:
         """Bytes of all weights, as held in GPU memory."""
@@ -307,6 +318,8 @@ def pareto_front(latencies_s: Sequence[float], values: Sequence[float]) -> list[
     >>> pareto_front([1.0, 2.0, 3.0, 2.5], [1.0, 3.0, 2.0, 4.0])
     [0, 1, 3]
     """
+    latencies_s = validate.sequence("latencies_s", latencies_s, "a list of latencies (s)")
+    values = validate.sequence("values", values, "a list of numbers")
     if len(latencies_s) != len(values):
         raise ValueError(f"latencies_s and values must have the same length, got "
                          f"{len(latencies_s)} and {len(values)}")

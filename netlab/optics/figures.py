@@ -8,6 +8,8 @@ for each optics option; ``plot_fabric_failures``/``fabric_failures_summary`` do 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from netlab import plots, validate
 from netlab.fabric import clos as fabric_mod
 from netlab.optics import cpo as optics
@@ -44,11 +46,12 @@ def fabric_power_summary(switch: str, n_gpus: int, pue: float) -> str:
 
 
 def plot_fabric_failures(fit: float, cpo_mtbf_gain: float, switch: str = "quantum_x800",
-                         sizes: tuple[int, ...] = FAILURE_SIZES):
+                         sizes: Sequence[int] = FAILURE_SIZES):
     """Laser failures per day against GPU count: pluggable fabric vs CPO switches (NICs pluggable)."""
     rate = validate.positive("fit", fit) * FIT
     validate.in_range("cpo_mtbf_gain", cpo_mtbf_gain, 1.0, 1e6)
-    sizes = [validate.integer("sizes", n, minimum=1, maximum=validate.MAX_COUNT) for n in sizes]
+    sizes = [validate.integer("sizes", n, minimum=1, maximum=validate.MAX_COUNT)
+             for n in validate.sequence("sizes", sizes, "a tuple of GPU counts")]
     fig, ax = plots.figure(width_in=6.4, height_in=3.2)
     for option, color in (("dsp_pluggable", "optics"), ("cpo", "cpo")):
         per_day = [fabric_failures(fabric_mod.for_switch(switch, n), option, rate, cpo_mtbf_gain).failures_per_day

@@ -200,7 +200,8 @@ def gpus_in_envelope(envelope_w: float, switch: str, option: str, gpu_power_w: f
     radix, _ = fabric_mod.switch_ports(switch)
     most = fabric_mod.max_hosts(radix, 3, oversubscription)
     if facility(1).facility_w > envelope_w:
-        raise ValueError(f"envelope_w must feed at least one GPU and its fabric, got {envelope_w}")
+        raise ValueError(f"envelope_w must feed at least one GPU of gpu_power_w = {gpu_power_w:g} W and its "
+                         f"fabric, got {envelope_w:g}")
     if facility(most).facility_w <= envelope_w:
         return EnvelopeFit(envelope_w, option, most, "fabric", facility(most))
     low, high = 1, most            # facility(low) fits, facility(high) does not

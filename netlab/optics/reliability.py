@@ -100,16 +100,20 @@ class LaserCount:
                 f"{self.nic_side_ports:,} NIC pluggables x {self.lasers_per_pluggable_port:g}.")
 
 
-def fabric_lasers(fab: fabric_mod.Fabric, option: str) -> LaserCount:
+def fabric_lasers(fab: fabric_mod.Fabric, option: str, lasers_per_module: float | None = None) -> LaserCount:
     """Count the lasers of ``fab``: switch-side ports with ``option``, NIC side pluggable.
 
-    A pluggable carries ``assume.optics.lasers_per_module`` lasers per 800G module,
-    scaled to the port rate; a CPO port carries the claimed fraction of that.
+    A pluggable carries ``lasers_per_module`` lasers per 800G module (default
+    ``assume.optics.lasers_per_module``, 8: one per lane of an 8-lane DR8 module; an 800G port
+    on four 200G lanes, as Quantum-X800's run, has 4), scaled to the port rate; a CPO port
+    carries the claimed fraction of that.
     """
     option = validate.choice("option", option, optics.OPTIONS)
+    if lasers_per_module is None:
+        lasers_per_module = specs.value("assume.optics.lasers_per_module")
+    lasers_per_module = validate.positive("lasers_per_module", lasers_per_module, maximum=64)
     switch_side, nic_side = power.optical_port_ends(fab)
-    per_pluggable = specs.value("assume.optics.lasers_per_module") * fab.port_rate_bps / specs.value(
-        "optics.module_rate")
+    per_pluggable = lasers_per_module * fab.port_rate_bps / specs.value("optics.module_rate")
     per_switch_port = per_pluggable * (specs.value("optics.cpo.laser_fraction") if option == "cpo" else 1.0)
     return LaserCount(option=option, switch_side_ports=switch_side, nic_side_ports=nic_side,
                       lasers_per_pluggable_port=per_pluggable, lasers_per_switch_port=per_switch_port,

@@ -37,14 +37,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netlab import validate
-from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 from netlab.rdma.qp import LEGAL, OPTIONAL, REQUIRED, QPState, QueuePair, RecvWR, SendWR
 from netlab.rdma.verbs import Context, Fabric, MemoryRegion, ProtectionDomain
 
-__all__ = ["Access", "CompletionQueue", "Context", "Endpoint", "Fabric", "LEGAL", "MemoryRegion", "OPTIONAL", "Opcode",
-           "ProtectionDomain", "REQUIRED", "QPState", "QueuePair", "RecvWR", "SGE", "SendWR", "VerbsError", "WCOpcode",
-           "WCStatus", "WorkCompletion", "connect", "endpoint"]
+__all__ = ["Access", "AsyncEvent", "CompletionQueue", "Context", "Endpoint", "Fabric", "LEGAL",
+           "MemoryRegion", "OPTIONAL", "Opcode", "ProtectionDomain", "REQUIRED", "QPState", "QueuePair",
+           "RecvWR", "SGE", "SendWR", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion", "connect",
+           "endpoint"]
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,15 @@ class Endpoint:
     qp: QueuePair
 
 
-def endpoint(fabric: Fabric, host: str) -> Endpoint:
-    """Open ``host``'s device and create a PD, two CQs and an RC QP (in RESET)."""
+def endpoint(fabric: Fabric, host: str, max_send_wr: int = 128) -> Endpoint:
+    """Open ``host``'s device and create a PD, two CQs and an RC QP (in RESET) whose send queue
+    holds ``max_send_wr`` requests."""
+    validate.instance("fabric", fabric, Fabric, "an rdma.Fabric")
+    max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
     ctx = fabric.open_device(host)
     pd = ctx.alloc_pd()
     send_cq, recv_cq = ctx.create_cq(), ctx.create_cq()
-    return Endpoint(ctx, pd, send_cq, recv_cq, pd.create_qp(send_cq, recv_cq))
+    return Endpoint(ctx, pd, send_cq, recv_cq, pd.create_qp(send_cq, recv_cq, max_send_wr))
 
 
 def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, timeout: int = 14,
@@ -72,6 +76,8 @@ def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, t
     host name and QP number allows). ``access`` is what each QP lets its peer do to it;
     ``timeout`` (14: 4.096 µs x 2**14 = 67 ms, perftest's default), ``retry_cnt`` and
     ``rnr_retry`` go into RTR -> RTS."""
+    validate.instance("qp_a", qp_a, QueuePair, "a QueuePair (an endpoint's qp)")
+    validate.instance("qp_b", qp_b, QueuePair, "a QueuePair (an endpoint's qp)")
     timeout = validate.integer("timeout", timeout, 0, 31)
     retry_cnt = validate.integer("retry_cnt", retry_cnt, 0, 7)
     rnr_retry = validate.integer("rnr_retry", rnr_retry, 0, 6)

@@ -104,10 +104,24 @@ class WorkCompletion:
                 f"{self.byte_len} B{imm}, t={format_time(self.time_s)})")
 
 
+@dataclass(frozen=True)
+class AsyncEvent:
+    """An affiliated asynchronous event (``ibv_get_async_event``): how a QP's owner learns that
+    the QP failed as a *responder*, where no work request of its own completes with the error.
+    ``event_type`` is the ibverbs name, e.g. ``"IBV_EVENT_QP_ACCESS_ERR"``."""
+
+    event_type: str
+    qp_num: int
+    time_s: float
+
+    def __repr__(self) -> str:
+        return f"AsyncEvent({self.event_type}, qp={self.qp_num:#x}, t={format_time(self.time_s)})"
+
+
 class CompletionQueue:
     """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context) -> None:        # a verbs.Context (verbs imports this module, so no annotation)
         self.context = context
         self._heap: list[tuple[float, int, WorkCompletion]] = []
         self._seq = itertools.count()
@@ -125,9 +139,12 @@ class CompletionQueue:
         cost of polling it.
         """
         max_entries = validate.integer("max_entries", max_entries, minimum=1)
-        out = []
+        out: list[WorkCompletion] = []
         while self._heap and len(out) < max_entries:
             _, _, wc = heapq.heappop(self._heap)
             self.context.clock_s = max(self.context.clock_s, wc.time_s) + self.context.fabric.costs.poll_s
+            qp = self.context.qps.get(wc.qp_num)
+            if qp is not None:
+                qp._reaped(wc)           # a send completion frees its send-queue slots
             out.append(wc)
         return out

@@ -21,7 +21,7 @@ GAIN_SIZES = np.logspace(1, 9, 33)        # 10 B to 1 GB
 CLAIMED_GAIN = 0.30                       # seed claim E5: "another ~30 %"
 
 
-def three_paths(size_bytes: int, bandwidth_bps: float) -> dict:
+def three_paths(size_bytes: float, bandwidth_bps: float) -> dict:
     """The one-way latency of a message from GPU memory to GPU memory on each host path."""
     size_bytes = validate.positive("size_bytes", size_bytes)
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)

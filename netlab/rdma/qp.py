@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import enum
+from typing import cast
 
 import numpy as np
 
 from netlab import validate
-from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 
 
@@ -128,7 +129,7 @@ class _Fault(Exception):
 class QueuePair:
     """A reliable-connection (RC) queue pair: a send queue and a receive queue."""
 
-    def __init__(self, pd, send_cq: CompletionQueue, recv_cq: CompletionQueue) -> None:
+    def __init__(self, pd, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128) -> None:
         for name, cq in (("send_cq", send_cq), ("recv_cq", recv_cq)):
             if not isinstance(cq, CompletionQueue) or cq.context is not pd.context:
                 raise TypeError(f"{name} must be a CompletionQueue of the same context")
@@ -141,9 +142,13 @@ class QueuePair:
         self.remote: QueuePair | None = None
         self.retry_cnt, self.rnr_retry, self.timeout = 7, 6, 14
         self.recv_queue: list[RecvWR] = []
-        self.stalled: list[SendWR] = []  # timeout=0: an unacknowledged request and those behind it
+        self.stalled: list[_Stalled] = []  # timeout=0: an unacknowledged request and those behind it
         self._last_send_done_s = 0.0     # RC: send completions in posting order
         self._last_recv_done_s = 0.0
+        self.max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
+        self._sq_seq = 0                 # send requests posted so far
+        self._sq_reaped = 0              # ... of which the program has freed the slots
+        self._wc_seq: dict[int, int] = {}   # id(send completion) -> the request's sequence number
 
     def __repr__(self) -> str:
         peer = f" -> {self.remote.context.host}:{self.remote.qp_num:#x}" if self.remote else ""
@@ -174,7 +179,7 @@ class QueuePair:
         if required - given:
             raise VerbsError(f"EINVAL: {self.state.value} -> {state.value} needs {sorted(required - given)}")
         # check every value first: a refused modify changes nothing
-        new = {}
+        new: dict[str, object] = {}
         if "access" in attrs:
             if not isinstance(attrs["access"], Access):
                 raise TypeError(f"access must be netlab.rdma.Access flags, got {attrs['access']!r}")
@@ -197,6 +202,8 @@ class QueuePair:
         if state is S.RESET:
             self.recv_queue.clear()
             self.stalled.clear()
+            self._sq_reaped = self._sq_seq       # RESET empties the send queue
+            self._wc_seq.clear()
             self.remote, self.access = None, Access.NONE
         if state is S.ERR and self.state is not S.ERR:
             self._enter_error(self.context.clock_s)
@@ -210,8 +217,9 @@ class QueuePair:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num, time_s=t))
         self.recv_queue.clear()
         stalled, self.stalled = self.stalled, []
-        for wr in stalled:
-            self._complete(wr, WCStatus.WR_FLUSH_ERR, time_s)
+        for item in stalled:
+            self._current_seq = item.seq
+            self._complete(item.wr, WCStatus.WR_FLUSH_ERR, time_s)
 
     # --- posting -------------------------------------------------------------------
     def post_recv(self, wr: RecvWR) -> None:
@@ -233,17 +241,23 @@ class QueuePair:
             raise TypeError(f"wr must be a SendWR, got {type(wr).__name__}")
         if self.state in (S.RESET, S.INIT, S.RTR):
             raise VerbsError(f"EINVAL: cannot post a send to a QP in {self.state.value} (needs RTS)")
+        if self._sq_seq - self._sq_reaped >= self.max_send_wr:
+            raise VerbsError(f"ENOMEM: the send queue of QP {self.qp_num:#x} is full ({self.max_send_wr} "
+                             "requests not yet freed by a polled completion: signal one request in a few "
+                             "and poll its completion)")
         fabric = self.context.fabric
         self.context.clock_s += fabric.costs.post_s
         t0 = self.context.clock_s
+        self._sq_seq += 1
+        self._current_seq = self._sq_seq
         if self.state is S.ERR:
             self._complete(wr, WCStatus.WR_FLUSH_ERR, t0)
             return
         if self.stalled:                 # waiting (timeout=0) for an ack that never comes: queue behind it
-            self.stalled.append(wr)
+            self.stalled.append(_Stalled(wr, self._sq_seq))
             return
         n = sum(s.length for s in wr.sg_list)
-        peer = self.remote
+        peer = cast(QueuePair, self.remote)     # set in RTR, so in RTS too
         try:
             if peer.state not in (S.RTR, S.RTS):   # nobody answers: the requester retries, then gives up
                 raise _Fault(WCStatus.RETRY_EXC_ERR)
@@ -251,7 +265,7 @@ class QueuePair:
         except _Fault as fault:
             done_s = t0 + fabric.network_s(n) + fabric.network_s(0)
             if fault.status is WCStatus.RETRY_EXC_ERR and self.timeout == 0:
-                self.stalled.append(wr)  # ibverbs: timeout 0 waits forever; no completion, no error
+                self.stalled.append(_Stalled(wr, self._sq_seq))   # ibverbs: timeout 0 waits forever
                 return
             if fault.status is WCStatus.RETRY_EXC_ERR:
                 done_s = t0 + (self.retry_cnt + 1) * ACK_TIMEOUT_UNIT_S * 2 ** self.timeout
@@ -263,6 +277,9 @@ class QueuePair:
                                                time_s=t0 + fabric.network_s(n)))
             if fault.responder_err:
                 peer._enter_error(t0 + fabric.network_s(n))
+                event = _ASYNC_OF.get(fault.status) if fault.recv_status is None else None
+                if event is not None:    # the responder's owner has no completion: it gets an event
+                    peer.context.async_events.append(AsyncEvent(event, peer.qp_num, t0 + fabric.network_s(n)))
             self._complete(wr, fault.status, done_s)
             self._enter_error(done_s)
             return
@@ -272,8 +289,16 @@ class QueuePair:
         self._last_send_done_s = max(self._last_send_done_s, time_s)
         if status is WCStatus.SUCCESS and not wr.signaled:
             return
-        self.send_cq.push(WorkCompletion(wr.wr_id, status, _WC_OF[wr.opcode], self.qp_num, byte_len,
-                                         time_s=self._last_send_done_s))
+        wc = WorkCompletion(wr.wr_id, status, _WC_OF[wr.opcode], self.qp_num, byte_len,
+                            time_s=self._last_send_done_s)
+        self._wc_seq[id(wc)] = self._current_seq
+        self.send_cq.push(wc)
+
+    def _reaped(self, wc: WorkCompletion) -> None:
+        """A send completion was polled: its request and every earlier one free their slots."""
+        seq = self._wc_seq.pop(id(wc), None)
+        if seq is not None:
+            self._sq_reaped = max(self._sq_reaped, seq)
 
     def _push_recv(self, wc: WorkCompletion) -> None:
         self._last_recv_done_s = max(self._last_recv_done_s, wc.time_s)
@@ -357,6 +382,19 @@ class QueuePair:
         peer._push_recv(WorkCompletion(rwr.wr_id, WCStatus.SUCCESS, WCOpcode.RECV, peer.qp_num, data.size,
                                        None, arrive_s))
         return arrive_s + net(0)
+
+
+@dataclass(frozen=True)
+class _Stalled:
+    """A send request waiting (timeout=0) behind an unacknowledged one, with its sequence number."""
+
+    wr: SendWR
+    seq: int
+
+
+# Responder-side faults reported to the responder's owner as affiliated asynchronous events
+# (ibv_get_async_event(3)): an access violation, and an invalid request.
+_ASYNC_OF = {WCStatus.REM_ACCESS_ERR: "IBV_EVENT_QP_ACCESS_ERR", WCStatus.REM_INV_REQ_ERR: "IBV_EVENT_QP_REQ_ERR"}
 
 
 def _gather(views: list[np.ndarray]) -> np.ndarray:

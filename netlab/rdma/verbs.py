@@ -7,10 +7,25 @@ puts it in one-sided RDMA and atomic requests). REMOTE_WRITE and REMOTE_ATOMIC
 require LOCAL_WRITE; local read is always allowed. Addresses are the real virtual
 addresses of the numpy buffers, as ``ibv_reg_mr`` uses the buffer's address.
 
-Keys are per device and unpredictable, as on hardware: each context draws them
-from its own random generator, seeded from the fabric's ``seed`` and the host
-name (so a run is reproducible), and a key never repeats on one fabric. Using
-one's own lkey as the peer's rkey therefore fails with a remote access error.
+Keys come in two layouts (``Fabric(key_layout=...)``):
+
+- ``"random"`` (the default, an emulation choice): each context draws its keys
+  from its own random generator, seeded from the fabric's ``seed`` and the host
+  name (so a run is reproducible), and a key never repeats on one fabric. Using
+  one's own lkey as the peer's rkey then always fails with a remote access error,
+  which makes the slip visible.
+- ``"mlx5"``: keys formed as the Linux mlx5 driver forms them for ConnectX
+  adapters {cite:p}`linux-mlx5-mr`: lkey == rkey == (index << 8) | variant, where
+  the index is a slot in the device's key table and the low byte comes from a
+  per-device counter incremented at each registration. Keys are then predictable
+  and repeat across hosts: two hosts that register in the same order hand out the
+  same key values, so the own-lkey slip can land in the peer's region and succeed.
+  The index order is firmware's and not documented; the emulation takes the lowest
+  free slot, starting at :data:`MLX5_FIRST_INDEX`.
+
+Neither layout makes a key a secret: keys travel in clear text in every request
+{cite:p}`rothenberger-redmark`; isolation comes from protection domains, access
+flags, memory windows, partitions and network policy.
 
 A :class:`Fabric` stands for the wire and the host-path costs between emulated
 hosts; each host opens a :class:`Context` with its own simulated clock.
@@ -20,18 +35,23 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import numbers
 import random
 
 import numpy as np
 
 from netlab import validate
 from netlab.rdma.hoststack import HostCosts, default_costs
-from netlab.rdma.core import (SGE, Access, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
+from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 from netlab.rdma.qp import QueuePair
 from netlab.units import format_rate, format_time
 
-__all__ = ["Access", "CompletionQueue", "Context", "Fabric", "MemoryRegion", "Opcode", "ProtectionDomain",
+MLX5_FIRST_INDEX = 1      # first key-table slot the "mlx5" layout hands out (an emulation choice)
+KEY_LAYOUTS = ("random", "mlx5")
+
+__all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "AsyncEvent", "CompletionQueue", "Context", "Fabric",
+           "MemoryRegion", "Opcode", "ProtectionDomain",
            "SGE", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion"]
 
 
@@ -40,10 +60,14 @@ class Fabric:
 
     ``bandwidth_bps`` is the link rate (one direction), ``hops`` the network hops
     between NICs; step costs come from :class:`netlab.rdma.hoststack.HostCosts`.
+    ``key_layout`` is ``"random"`` (default) or ``"mlx5"``; see the module docstring.
     """
 
     def __init__(self, bandwidth_bps: float, hops: int = 1, costs: HostCosts | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, key_layout: str = "random") -> None:
+        if key_layout not in KEY_LAYOUTS:
+            raise ValueError(f"key_layout must be one of {KEY_LAYOUTS}, got {key_layout!r}")
+        self.key_layout = key_layout
         self.bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
         self.seed = validate.integer("seed", seed, minimum=0, maximum=2**64 - 1)
         self.hops = validate.integer("hops", hops, minimum=1, maximum=64)
@@ -55,8 +79,10 @@ class Fabric:
 
     def open_device(self, host: str) -> Context:
         """Open the RDMA device of ``host`` (``ibv_open_device``); one context per host name."""
-        if not isinstance(host, str) or not host:
-            raise ValueError(f"host must be a non-empty string, got {host!r}")
+        if not isinstance(host, str):
+            raise TypeError(f"host must be a non-empty string, got {type(host).__name__} {host!r}")
+        if not host:
+            raise ValueError("host must be a non-empty string, got ''")
         if host in self.hosts:
             raise ValueError(f"host {host!r} already has an open device on this fabric")
         self.hosts[host] = Context(self, host)
@@ -64,9 +90,10 @@ class Fabric:
 
     def network_s(self, n_bytes: int) -> float:
         """NIC to NIC: NIC processing at both ends, the hops, and the bytes at the slower of link and PCIe."""
+        size = validate.non_negative("n_bytes", n_bytes)
         c = self.costs
         return (c.nic_tx_s + self.hops * c.hop_latency_s + c.nic_rx_s
-                + n_bytes * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
+                + size * 8.0 / min(self.bandwidth_bps, c.pcie_bps))
 
     def __repr__(self) -> str:
         return f"Fabric({format_rate(self.bandwidth_bps)}, {self.hops} hop(s), hosts {sorted(self.hosts)})"
@@ -84,14 +111,26 @@ class Context:
         digest = hashlib.sha256(f"{fabric.seed}/{host}".encode()).digest()
         self._rng = random.Random(int.from_bytes(digest[:8], "little"))
         self._qpns = itertools.count(0x40)
+        self._mkey_var = 0                   # mlx5 layout: the per-device 8-bit variant counter
+        self.async_events: list[AsyncEvent] = []   # affiliated events not yet read, oldest first
 
     def _new_key(self) -> int:
-        """A fresh 32-bit key: random, non-zero, unused anywhere on the fabric."""
+        """A fresh 32-bit key in the fabric's layout (see the module docstring)."""
+        if self.fabric.key_layout == "mlx5":
+            used = {key >> 8 for key in self.mrs}
+            index = next(i for i in itertools.count(MLX5_FIRST_INDEX) if i not in used)
+            self._mkey_var = (self._mkey_var + 1) % 256     # atomic_inc_return on a u8
+            return (index << 8) | self._mkey_var
         while True:
             key = self._rng.getrandbits(32)
             if key and key not in self.fabric._keys_in_use:
                 self.fabric._keys_in_use.add(key)
                 return key
+
+    def get_async_event(self) -> AsyncEvent | None:
+        """``ibv_get_async_event``: the oldest unread event of this device, or ``None`` (the
+        real call blocks until one arrives; a program reads them on a thread of its own)."""
+        return self.async_events.pop(0) if self.async_events else None
 
     def alloc_pd(self) -> ProtectionDomain:
         return ProtectionDomain(self)
@@ -124,9 +163,16 @@ class ProtectionDomain:
         self.context.mrs[key] = mr
         return mr
 
-    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue) -> QueuePair:
-        """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC)."""
-        return QueuePair(self, send_cq, recv_cq)
+    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128) -> QueuePair:
+        """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC).
+        ``max_send_wr`` is the send queue's depth (``cap.max_send_wr``)."""
+        return QueuePair(self, send_cq, recv_cq, max_send_wr)
+
+
+def _integers(addr, length) -> None:
+    for name, value in (("addr", addr), ("length", length)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer (bytes), got {type(value).__name__} {value!r:.80}")
 
 
 class MemoryRegion:
@@ -149,9 +195,13 @@ class MemoryRegion:
         return SGE(self.addr + offset, length, self.lkey)
 
     def contains(self, addr: int, length: int) -> bool:
+        _integers(addr, length)
         return length >= 0 and self.addr <= addr and addr + length <= self.addr + self.length
 
     def view(self, addr: int, length: int) -> np.ndarray:
+        if not self.contains(addr, length):
+            raise ValueError(f"addr and length must lie inside this region ({self.length} B at {self.addr:#x}), "
+                             f"got {length} B at {addr:#x}")
         start = addr - self.addr
         return self.bytes[start:start + length]
 

@@ -31,7 +31,7 @@ from netlab import validate
 class CongestionControl:
     """Base class: no congestion control (line rate). Override the hooks you need."""
 
-    cnp_interval_s = None       # seconds between CNPs a receiver may send (None: no CNPs)
+    cnp_interval_s = None       # type: float | None  # seconds between CNPs a receiver may send (None: no CNPs)
 
     def attach(self, sender) -> None:
         self.sender = sender

@@ -57,17 +57,33 @@ class Simulator:
 
     def at(self, time_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` at simulated time ``time_s`` (not in the past, finite)."""
-        if not self.now_s <= time_s < math.inf:          # also catches NaN
-            raise ValueError(f"time_s must be finite and >= now ({self.now_s}), got {time_s}")
+        try:
+            if not self.now_s <= time_s < math.inf:      # also catches NaN
+                raise ValueError(f"time_s must be finite and >= now ({self.now_s}), got {time_s}")
+            time_s = float(time_s)
+        except TypeError:
+            raise TypeError(f"time_s must be a number, got {type(time_s).__name__} {time_s!r:.80}") from None
+        except OverflowError:
+            raise ValueError("time_s must be finite, got an integer too large for a float") from None
+        if not callable(callback):                       # refused now, not when the event comes up
+            raise TypeError(f"callback must be callable, got {type(callback).__name__} {callback!r:.80}")
         heap = self._heap
         heap.push(time_s, heap.new_seq(), callback, args)
 
     def after(self, delay_s: float, callback, *args) -> None:
         """Call ``callback(*args)`` ``delay_s`` seconds from now (``delay_s >= 0``)."""
-        if not 0.0 <= delay_s < math.inf:
-            raise ValueError(f"delay_s must be finite and >= 0, got {delay_s}")
+        try:
+            if not 0.0 <= delay_s < math.inf:
+                raise ValueError(f"delay_s must be finite and >= 0, got {delay_s}")
+            time_s = self.now_s + delay_s
+        except TypeError:
+            raise TypeError(f"delay_s must be a number, got {type(delay_s).__name__} {delay_s!r:.80}") from None
+        except OverflowError:
+            raise ValueError("delay_s must be finite, got an integer too large for a float") from None
+        if not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__} {callback!r:.80}")
         heap = self._heap
-        heap.push(self.now_s + delay_s, heap.new_seq(), callback, args)
+        heap.push(time_s, heap.new_seq(), callback, args)
 
     def stop(self, reason: str = "stopped") -> None:
         """Ask :meth:`run` to return after the current event."""

@@ -21,6 +21,7 @@ the same order; on a plain list the compiled functions even leave heapq's layout
 """
 
 from heapq import heappop, heappush
+from typing import Any
 
 __all__ = ["EventHeap", "heappop", "heappush"]
 
@@ -33,7 +34,7 @@ class EventHeap(list):
         self.last_seq = 0               # the sequence number given last
         self.time_s = 0.0               # the event popped last: its time, sequence number,
         self.seq = 0                    # callback and arguments
-        self.callback = None
+        self.callback: Any = None
         self.args = ()
 
     def new_seq(self) -> int:

@@ -8,6 +8,8 @@ objects. Results come back as :class:`~netlab.sim.results.FlowResult`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class Flow:
     """One flow's identity and parameters (results come back as FlowResult)."""
@@ -19,6 +21,10 @@ class Flow:
         self.priority, self.ack_priority, self.entropy = priority, ack_priority, entropy
         self.sender = None
         self.receiver = None
+        # set by Network.add_flow (declared here for the type checker; no value until then)
+        self.sender_cls: type
+        self.receiver_cls: type
+        self.cc_factory: Callable[[], object] | None
 
     def __repr__(self) -> str:
         return f"Flow({self.flow_id} {self.src.name}->{self.dst.name}, {self.size_bytes} B at {self.start_s} s)"

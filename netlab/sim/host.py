@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 import math
+from typing import Any
 
 from netlab.sim.packet import DATA
 from netlab.sim.port import Port
@@ -34,8 +35,8 @@ class Host:
         self.ports: list[Port] = []
         self.nic: Port | None = None      # ports[0], once connected
         self.senders: list = []           # active senders, round-robin order
-        self.senders_by_flow: dict[int, object] = {}
-        self.receivers: dict[int, object] = {}
+        self.senders_by_flow: dict[int, Any] = {}    # flow id -> its Sender (transport.py)
+        self.receivers: dict[int, Any] = {}          # flow id -> its Receiver
         self.control: deque = deque()
         self._rr = 0
         self._wake_s = math.inf

@@ -40,6 +40,8 @@ MAX_FLOW_BYTES = 10**15           # largest flow (a long-lived flow is bounded b
 MAX_SCENARIO_BYTES = 1 << 26      # 64 MiB per flow in the ready-made scenarios (~16,000 packets each)
 SCENARIO_WHY = "a ready-made scenario simulates every packet; build a Network for longer runs"
 MAX_PROPAGATION_S = 1.0           # one way on one link: 200,000 km of fibre
+MAX_LATENCY_S = 1.0               # a switch's forwarding latency (real ones: 0.1 to a few µs)
+MAX_START_S = 1e6                 # a flow's start: a double's step at 1e6 s is 1.2e-10 s
 DEFAULT_MAX_WALL_S = 600.0        # real seconds before a run stops with reason "wall_time"
 _WALL_CHECK_EVENTS = 200_000      # events between two looks at the wall clock
 
@@ -65,7 +67,8 @@ class Network(Ledger):
         self.event_by_event = validate.boolean("event_by_event", event_by_event)
         self.flow_control = flow_control if flow_control is not None else Lossy(
             specs.value("sim.assume.buffer_per_port"))
-        self.switch_latency_s = validate.non_negative("switch_latency_s", switch_latency_s)
+        self.switch_latency_s = validate.non_negative("switch_latency_s", switch_latency_s, maximum=MAX_LATENCY_S,
+                                                      why="real switches forward in 0.1 to a few µs")
         self.cut_through = validate.boolean("cut_through", cut_through)
         self.mtu_bytes = validate.integer("mtu_bytes", mtu_bytes if mtu_bytes is not None
                                           else int(specs.value("sim.assume.mtu")), minimum=1)
@@ -96,7 +99,7 @@ class Network(Ledger):
         self._ran = False
         self._periodic = 0
         self._traces: dict[str, tuple] = {}
-        self._flow_sampling = None
+        self._flow_sampling: tuple[float, list[float], list[list[int]]] | None = None
         self.route_overrides: dict[tuple[str, str], tuple[int, ...]] = {}
         self.drops_by_port: dict[str, list[int]] = {}
         self.drop_log: list[tuple[float, str, str]] = []       # first drops: (time, port, reason)
@@ -123,17 +126,24 @@ class Network(Ledger):
 
     def node(self, name_or_node):
         """The host or switch called ``name`` (objects are passed through)."""
+        return self._node("name_or_node", name_or_node)
+
+    def _node(self, param: str, name_or_node):
+        """:meth:`node`, with errors that name the caller's parameter ``param``."""
         if not isinstance(name_or_node, str):
-            return name_or_node
+            if isinstance(name_or_node, (Host, Switch)) and name_or_node.network is self:
+                return name_or_node
+            raise TypeError(f"{param} must be the name of a host or switch of this network (or the object), "
+                            f"got {type(name_or_node).__name__} {name_or_node!r:.80}")
         node = self.hosts.get(name_or_node) or self.switches.get(name_or_node)
         if node is None:
-            raise ValueError(f"no host or switch {name_or_node!r} on this topology; hosts: "
+            raise ValueError(f"{param}: no host or switch {name_or_node!r} on this topology; hosts: "
                              f"{sorted(self.hosts)[:10]}, switches: {sorted(self.switches)[:10]}")
         return node
 
     def connect(self, a, b, bandwidth_bps: float, propagation_s: float | None = None):
         """Join ``a`` and ``b`` by a full-duplex link of ``bandwidth_bps`` each way."""
-        a, b = self.node(a), self.node(b)
+        a, b = self._node("a", a), self._node("b", b)
         bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
         propagation_s = validate.non_negative("propagation_s", propagation_s if propagation_s is not None
                                               else specs.value("sim.assume.link_propagation"),
@@ -151,8 +161,11 @@ class Network(Ledger):
 
     def set_route(self, switch, dst_host, ports) -> None:
         """Force the output ports a switch uses towards one host (e.g. to build a cycle)."""
-        sw, dst = self.node(switch), self.node(dst_host)
-        ports = tuple(validate.integer("port", p, 0, len(sw.ports) - 1) for p in ports)
+        sw, dst = self._node("switch", switch), self._node("dst_host", dst_host)
+        if not isinstance(sw, Switch) or not isinstance(dst, Host):
+            raise ValueError(f"switch must name a switch and dst_host a host, got {sw.name} and {dst.name}")
+        ports = validate.sequence("ports", ports, "a list of port indices")
+        ports = tuple(validate.integer(f"ports[{i}]", p, 0, len(sw.ports) - 1) for i, p in enumerate(ports))
         if not ports:
             raise ValueError("ports must name at least one port")
         self.route_overrides[(sw.name, dst.name)] = ports
@@ -166,7 +179,7 @@ class Network(Ledger):
         """
         if self._ran:
             raise RuntimeError("this network has already run; build a new one")
-        src, dst = self.node(src), self.node(dst)
+        src, dst = self._node("src", src), self._node("dst", dst)
         for role, h in (("src", src), ("dst", dst)):
             if not isinstance(h, Host):
                 raise ValueError(f"{role} must be a host, got switch {h.name}")
@@ -174,7 +187,8 @@ class Network(Ledger):
             raise ValueError(f"src and dst must differ, got {src.name} twice")
         size_bytes = validate.integer("size_bytes", size_bytes, minimum=1, maximum=MAX_FLOW_BYTES,
                                       why="a petabyte; bound a long-lived flow with run(until_s=...)")
-        start_s = validate.non_negative("start_s", start_s)
+        start_s = validate.non_negative("start_s", start_s, maximum=MAX_START_S,
+                                        why="beyond it a double no longer resolves a nanosecond")
         if not (isinstance(transport, tuple) and len(transport) == 2
                 and all(callable(c) and not isinstance(c, str) for c in transport)):
             raise TypeError(f"transport must be a (SenderClass, ReceiverClass) pair such as "
@@ -197,13 +211,14 @@ class Network(Ledger):
     def sample_queues(self, ports, interval_s: float) -> None:
         """Record the occupancy of output ports (names like ``"s0[2]"``) every ``interval_s``."""
         interval_s = _sample_interval(interval_s)
-        if isinstance(ports, str):
-            raise TypeError(f"ports must be a list of port names such as ['s0[0]'], got the string {ports!r}")
+        ports = validate.sequence("ports", ports, "a list of port names such as ['s0[0]']")
         for name in ports:
+            if not isinstance(name, str):
+                raise TypeError(f"ports must hold port names such as 's0[0]', got {name!r:.80}")
             node_name, _, rest = name.partition("[")
             sw = self.switches.get(node_name)
             if sw is None or not rest.endswith("]") or not rest[:-1].isdigit() or int(rest[:-1]) >= len(sw.ports):
-                raise ValueError(f"no switch port {name!r}")
+                raise ValueError(f"ports: no switch port {name!r} on this network")
             self._traces[name] = (sw.queues[int(rest[:-1])], interval_s, [], [])
 
     def sample_flows(self, interval_s: float) -> None:
@@ -258,7 +273,7 @@ class Network(Ledger):
         if not self.flows:
             raise ValueError("add at least one flow before running")
         for host in self.hosts.values():
-            host.port                                    # raises if not connected
+            host.port                                    # noqa: B018 - raises if not connected
         self._ran = True
         compute_routes(self)
         for flow in self.flows:
@@ -268,7 +283,7 @@ class Network(Ledger):
             flow.src.senders_by_flow[flow.flow_id] = flow.sender
             flow.dst.receivers[flow.flow_id] = flow.receiver
             self.sim.at(flow.start_s, self._start_flow, flow)
-        for name, (queue, interval, times, values) in self._traces.items():
+        for _name, (queue, interval, times, values) in self._traces.items():
             self._periodic += 1
             self.sim.at(0.0, self._sample, queue, interval, times, values)
         if self._flow_sampling is not None:

@@ -23,6 +23,8 @@ so a port never finishes sending before ``packet.tail_s``.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Port:
     """One direction of a link, owned by the node that transmits on it."""
@@ -43,11 +45,11 @@ class Port:
         self.propagation_s = propagation_s
         self._bits_to_s = 8.0 / bandwidth_bps
         self._heap = sim._heap          # hot path: push events without Simulator.at's checks
-        self.peer = None            # node at the far end
+        self.peer: Any = None       # node at the far end (a Host or a Switch)
         self.peer_index = -1        # our link's port index at the far end
-        self.reverse = None         # the far end's Port on the same link (sends towards us)
-        self.queue = None           # a switch's output queue: ends of transmission are lazy
-        self.lazy_host = None       # a host NIC: its host (lazy ends while it has nothing to send)
+        self.reverse: Port | None = None   # the far end's Port on the same link (sends towards us)
+        self.queue: Any = None      # a switch's output queue: ends of transmission are lazy
+        self.lazy_host: Any = None  # a host NIC: its host (lazy ends while it has nothing to send)
         self.busy_until = -1.0      # end of the current (or last) transmission
         self._end_seq = 0           # the event sequence number reserved for that end
         self._end_pushed = True
@@ -57,8 +59,8 @@ class Port:
         self.paused_since_s = 0.0
         self.pause_events = 0
         self.paused_time_s = 0.0
-        self.credits_bytes = None   # None: no credit flow control on this link
-        self.min_credits_bytes = None
+        self.credits_bytes: float | None = None   # None: no credit flow control on this link
+        self.min_credits_bytes: float | None = None
         self.tx_bytes = 0
         self.tx_packets = 0
         # bound once, called per packet

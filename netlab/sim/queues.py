@@ -40,10 +40,15 @@ class ECNMarking:
 
     def probability(self, queue_bytes: float) -> float:
         """Marking probability for a queue holding ``queue_bytes``."""
-        if queue_bytes <= self.kmin_bytes:
-            return 0.0
-        if queue_bytes >= self.kmax_bytes:
-            return 1.0
+        try:
+            if queue_bytes <= self.kmin_bytes:
+                return 0.0
+            if queue_bytes >= self.kmax_bytes:
+                return 1.0
+        except TypeError:
+            raise TypeError(f"queue_bytes must be a number, got {type(queue_bytes).__name__} {queue_bytes!r:.80}") from None
+        if queue_bytes != queue_bytes:          # NaN compares false both ways
+            raise ValueError("queue_bytes must be a number, got nan")
         return self.pmax * (queue_bytes - self.kmin_bytes) / (self.kmax_bytes - self.kmin_bytes)
 
 
@@ -58,6 +63,9 @@ class QueuePolicy:
     """
 
     def __init__(self, ecn: ECNMarking | None = None) -> None:
+        if ecn is not None and not isinstance(ecn, ECNMarking):     # (a flag such as ecn=True has no thresholds)
+            raise TypeError(f"ecn must be an ECNMarking(kmin_bytes, kmax_bytes, pmax) or None, "
+                            f"got {type(ecn).__name__} {ecn!r:.80}")
         self.ecn = ecn
 
     def admit(self, queue: "OutputQueue", packet):
@@ -97,7 +105,7 @@ class OutputQueue:
         self.capacity_bytes = capacity_bytes
         self.policy = policy
         self.rng = rng
-        self.fifos = [deque() for _ in range(n_priorities)]
+        self.fifos: list[deque] = [deque() for _ in range(n_priorities)]
         self.nonempty = 0           # bit p set while fifos[p] holds a packet
         self.priority_bytes = [0] * n_priorities
         self.bytes = 0

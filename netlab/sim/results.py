@@ -117,10 +117,12 @@ class RunResult:
 
     def port(self, name: str) -> PortStats:
         """The stats of the port called ``name`` (e.g. ``"s0[3]"``)."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a port name such as 's0[3]', got {type(name).__name__} {name!r:.80}")
         for p in self.ports:
             if p.name == name:
                 return p
-        raise KeyError(f"no port {name!r}; ports: {[p.name for p in self.ports][:12]}...")
+        raise ValueError(f"name: no port {name!r}; ports: {[p.name for p in self.ports][:12]}...")
 
     @property
     def total_pause_events(self) -> int:
@@ -166,7 +168,7 @@ def collect(network, reason: str) -> RunResult:
                 queued += sum(pk.size_bytes for fifo in q.fifos for pk in fifo if pk.kind == "data")
     traces = tuple(QueueTrace(name, interval, tuple(t), tuple(v))
                    for name, (_, interval, t, v) in network._traces.items())
-    flow_traces = ()
+    flow_traces: tuple[FlowTrace, ...] = ()
     if network._flow_sampling is not None:
         interval, times, values = network._flow_sampling
         flow_traces = tuple(FlowTrace(f.flow_id, interval, tuple(times), tuple(v[i] for v in values))

@@ -25,7 +25,7 @@ def compute_routes(network) -> None:
     # a switch's ports towards switches (the next hop may be any switch, or the destination host)
     switch_ports = {sw: [(i, peer) for i, peer in adjacency[sw] if isinstance(peer, Switch)]
                     for sw in network.switches.values()}
-    sources = {}                             # destination host -> the sources of its flows
+    sources: dict[Host, list[Host]] = {}     # destination host -> the sources of its flows
     for flow in network.flows:
         sources.setdefault(flow.dst, []).append(flow.src)
     for dst in network.hosts.values():

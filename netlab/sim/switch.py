@@ -122,13 +122,14 @@ class Switch:
         self.sim = network.sim
         self.name = name
         self.flow_control = flow_control
-        self.latency_s = validate.non_negative("switch latency_s", latency_s)
+        self.latency_s = validate.non_negative("switch latency_s", latency_s, maximum=1.0,
+                                               why="real switches forward in 0.1 to a few µs")
         self.cut_through = validate.boolean("cut_through", cut_through)
         self.header_bytes = header_bytes
-        self.queue_policy = queue_policy if queue_policy is not None else DropTail()
-        if not isinstance(self.queue_policy, QueuePolicy):
+        if queue_policy is not None and not isinstance(queue_policy, QueuePolicy):   # (before a typed field takes it)
             raise TypeError(f"queue_policy must be a netlab.sim.QueuePolicy instance such as DropTail(), "
                             f"got {queue_policy!r}")
+        self.queue_policy = queue_policy if queue_policy is not None else DropTail()
         if not isinstance(flow_control, (Lossy, PFC, Credits)):
             raise TypeError(f"flow_control must be Lossy(...), PFC(...) or Credits(...), got {flow_control!r}")
         self.load_balancer = load_balancer
@@ -162,7 +163,7 @@ class Switch:
             port.queue = self.queues[-1]        # lazy ends of transmission (see Port.transmit)
         self.ingress_bytes.append([0] * self.n_priorities)
         self.pausing.append([False] * self.n_priorities)
-        if self._pfc:
+        if isinstance(self.flow_control, PFC):     # as self._pfc, in words the type checker reads
             fc = self.flow_control
             max_packet = self.network.mtu_bytes + self.network.header_bytes
             headroom = 2 * propagation_s * bandwidth_bps / 8 + 2 * max_packet
@@ -171,11 +172,16 @@ class Switch:
                 raise ValueError(
                     f"PFC on {self.name}: xoff_bytes must be <= buffer_bytes - headroom = "
                     f"{fc.buffer_bytes - headroom:g} (this link needs {headroom:g} bytes of headroom above "
-                    f"xoff for a round trip plus two packets, or a lossless buffer drops), got {fc.xoff_bytes:g}")
+                    f"xoff for a round trip plus two packets at bandwidth_bps={bandwidth_bps:g} and "
+                    f"propagation_s={propagation_s:g}, or a lossless buffer drops), got {fc.xoff_bytes:g}")
+            if xoff < max_packet and fc.xoff_bytes is not None:
+                raise ValueError(f"PFC on {self.name}: xoff_bytes must be >= one packet ({max_packet} bytes = "
+                                 f"mtu + header), got {fc.xoff_bytes:g}")
             if xoff < max_packet:
                 raise ValueError(
                     f"PFC on {self.name}: buffer_bytes={fc.buffer_bytes:g} leaves no room above the "
-                    f"headroom of {headroom:g} bytes this link needs (a round trip plus two packets); "
+                    f"headroom of {headroom:g} bytes this link needs (a round trip plus two packets at "
+                    f"bandwidth_bps={bandwidth_bps:g} and propagation_s={propagation_s:g}); "
                     f"use buffer_bytes >= {headroom + max_packet:g}")
             xon = fc.xon_bytes if fc.xon_bytes is not None else xoff / 2
             self.xoff.append(xoff)

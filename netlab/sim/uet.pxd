@@ -28,12 +28,19 @@ cdef class UETSender(Sender):
     cdef public double credits
     cdef public long long trim_nacks
     cdef public long long presumed_lost
+    cdef public long long ack_request_tx
+    cdef public bint probe_pending
+    cdef public long long ack_probes
 
     cpdef _next_seq(self)
     cpdef has_packet(self)
     cpdef next_size_bytes(self)
     @cython.locals(packet=Packet, tx=cython.longlong, resent=cython.bint)
     cpdef make_packet(self)
+    @cython.locals(packet=Packet)
+    cpdef _ack_request_probe(self)
+    @cython.locals(tx=cython.Py_ssize_t)
+    cpdef _check_blocked(self)
     cpdef on_control(self, Packet packet)
     @cython.locals(before=cython.longlong, limit=cython.longlong, s=cython.Py_ssize_t, n=cython.Py_ssize_t,
                    tx=cython.longlong, cumulative=cython.Py_ssize_t, bitmap=cython.ulonglong, seq=cython.Py_ssize_t,
@@ -64,6 +71,7 @@ cdef class UETReceiver(Receiver):
     cdef public object grants
     cdef public long long unacked
     cdef public long long sacks_sent
+    cdef public bint ack_next
 
     @cython.locals(seq=cython.Py_ssize_t)
     cpdef on_packet(self, Packet packet)

@@ -32,9 +32,15 @@ changes that [uet-ref-prov]:
   one per 16 KB, 4 packets of 4 KB). It answers at once, whatever the count, a
   packet marked ECN (the congestion signal must not wait), a duplicate, the flow's
   last missing packet, and a packet whose sender asks for an ACK: the sender sets
-  ``ack_request`` on a retransmission and on the packet that fills its window, so
-  a sender that must wait for an ACK always gets one. The default, ``k = 1``,
-  acknowledges every packet.
+  ``ack_request`` on a retransmission and on the packet that fills its window. The
+  window can also shrink *after* its packets left (NSCC cuts it on a SACK): then no
+  packet in flight asks for an ACK, and the receiver, short of ``k``, would wait for
+  packets the sender may not send. A sender so blocked sends an *ACK request*, a
+  header-only probe (UE's PDS has an ``ACK_REQ`` control packet for this
+  [xdp2-uet-pds]); the receiver SACKs at once what it holds, or, holding nothing
+  unacknowledged, the next packet it places. So a sender that must wait for an ACK
+  always gets one, without its timeout. The default, ``k = 1``, acknowledges every
+  packet and never probes.
 
 EXTENSION POINTS used: :class:`~netlab.sim.transport.Sender` /
 :class:`~netlab.sim.transport.Receiver` subclasses; a ``CREDIT`` control kind
@@ -50,12 +56,13 @@ from functools import partial
 import math
 
 from netlab import specs, validate
-from netlab.sim.packet import NACK, SACK, Packet
+from netlab.sim.packet import DATA, NACK, SACK, Packet
 from netlab.sim.transport import Receiver, Sender
 from netlab.sim.uet_cc import CREDIT, CreditScheduler
 
 MODES = ("RUD", "ROD")
 BITMAP_BITS = int(specs.value("uet.sack_bitmap_bits"))
+PROBE_SEQ = -1          # the seq (and transmission index) of an ACK request
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,9 @@ class UETSender(Sender):
         self.credits = config.initial_credit_packets if config.credits else math.inf
         self.trim_nacks = 0
         self.presumed_lost = 0
+        self.ack_request_tx = -1                   # the latest transmission that asked for an ACK
+        self.probe_pending = False                 # an ACK request is to go out (see _check_blocked)
+        self.ack_probes = 0                        # ACK requests sent
 
     # --- what to send --------------------------------------------------------------
     def _next_seq(self) -> int | None:
@@ -144,6 +154,8 @@ class UETSender(Sender):
         return min(self.mtu_bytes, self.flow.size_bytes - seq * self.mtu_bytes) + self.header_bytes
 
     def has_packet(self) -> bool:
+        if self.probe_pending:
+            return True                               # a header-only ACK request: no window, no credit
         if self.resend:
             seq = self._next_seq()
             if seq is None:
@@ -157,10 +169,14 @@ class UETSender(Sender):
         return not self.n_in_flight or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes
 
     def next_size_bytes(self) -> int:
+        if self.probe_pending:
+            return self.header_bytes
         seq = self._next_seq()
         return self._wire_bytes(seq if seq is not None else 0)
 
     def make_packet(self) -> Packet:
+        if self.probe_pending:
+            return self._ack_request_probe()
         seq = self._next_seq()
         resent = bool(self.resend) and self.resend[0] == seq
         if resent:
@@ -182,6 +198,7 @@ class UETSender(Sender):
         self.credits -= 1
         if self.ack_every > 1 and (resent or self._window_full()):
             packet.ack_request = True              # a retransmission, or nothing more until an ACK
+            self.ack_request_tx = tx
         if self._deadline_s == math.inf:
             self.arm_timer(self.sim.now_s + self.rto_s)
         return packet
@@ -191,6 +208,30 @@ class UETSender(Sender):
         seq = self._next_seq()
         return seq is None or self.in_flight_bytes + self._wire_bytes(seq) > self.cwnd_bytes
 
+    def _ack_request_probe(self) -> Packet:
+        """The ACK request: a header with no payload, seq -1, not in flight, no credit spent."""
+        self.probe_pending = False
+        self.ack_probes += 1
+        flow = self.flow
+        packet = Packet(DATA, flow.flow_id, flow.src_id, flow.dst_id, self.header_bytes,
+                        PROBE_SEQ, 0, 0, self.priority, flow.entropy, PROBE_SEQ)
+        packet.ack_request = True
+        return packet
+
+    def _check_blocked(self) -> None:
+        """With coalesced SACKs: if the window now blocks the next packet and no packet in
+        flight asks for an ACK (the window shrank after they left), send an ACK request."""
+        if self.done or self.probe_pending or not self.n_in_flight:
+            return
+        tx = self.ack_request_tx
+        if tx >= 0 and self.tx_live[tx]:
+            return                                 # an ACK is on its way already
+        seq = self._next_seq()
+        if seq is None or self.in_flight_bytes + self._wire_bytes(seq) <= self.cwnd_bytes:
+            return                                 # nothing left to send, or the window allows it
+        self.probe_pending = True
+        self.host.kick()
+
     # --- what comes back -------------------------------------------------------------
     def on_control(self, packet) -> None:
         if packet.kind == CREDIT:
@@ -198,6 +239,8 @@ class UETSender(Sender):
             self.host.kick()
         else:
             Sender.on_control(self, packet)   # (the base class by name: the compiled class has no super() cell)
+            if self.ack_every > 1:
+                self._check_blocked()         # after congestion control has moved the window
 
     def _forget(self, tx: int) -> int | None:
         """Take transmission ``tx`` out of flight; its seq, or None if it was not in flight."""
@@ -240,7 +283,7 @@ class UETSender(Sender):
                 self._ack(s)
             bitmap >>= 1
             s += 1
-        if seq < n:
+        if 0 <= seq < n:                       # (an ACK request's answer refers to seq -1)
             self._ack(seq)
         # Presume lost whatever was sent reorder_threshold transmissions before this one.
         limit = tx - self.reorder_threshold
@@ -304,6 +347,7 @@ class UETReceiver(Receiver):
         self.grants: deque = deque()                # times of credits not yet used by an arrival
         self.unacked = 0                            # packets placed since the last SACK
         self.sacks_sent = 0
+        self.ack_next = False                       # an ACK request found nothing to acknowledge
         if config.credits:
             if schedulers is None:
                 raise ValueError("receiver credits need the schedulers dict that uet() shares; "
@@ -325,6 +369,12 @@ class UETReceiver(Receiver):
         return self.n_packets - self.n_received - len(grants)
 
     def on_packet(self, packet) -> None:
+        if packet.seq < 0:                          # an ACK request (see UETSender._check_blocked)
+            if self.unacked:
+                self._sack(packet)
+            else:
+                self.ack_next = True                # its packet has not arrived: answer that one
+            return
         self.packets_received += 1
         if self.scheduler is not None:
             if self.packets_received == 1:          # the first packet is the request
@@ -351,8 +401,9 @@ class UETReceiver(Receiver):
             if self.rod:
                 self.released_bytes = min(self.flow.size_bytes, self.cumulative * self.network.mtu_bytes)
             self.unacked += 1
-            if (self.unacked >= self.ack_every or packet.ecn or packet.ack_request
+            if (self.unacked >= self.ack_every or packet.ecn or packet.ack_request or self.ack_next
                     or self.n_received == self.n_packets):
+                self.ack_next = False
                 self._sack(packet)
         if self.scheduler is not None:
             self.scheduler.wake(self)

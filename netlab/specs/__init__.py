@@ -17,18 +17,7 @@ much weight the figure bears, and the grade the project's fact sheet gives the
 source (P primary, S secondary, D derived, U unconfirmed; ``-`` for netlab's own
 assumptions, whose source key is ``netlab-assumptions``).
 
-Statuses:
-
-``standard``      fixed by a published standard (IEEE, IBTA, PCI-SIG)
-``shipping``      a datasheet or manual figure of a product that ships
-``measured``      a published measurement
-``simulated``     a published simulation result (a paper's model, not a measurement)
-``announced``     announced by the vendor; not yet shipping when the source was written
-``vendor claim``  a performance claim by a vendor, not independently checked
-``estimate``      a third-party estimate (prices, analysts)
-``derived``       arithmetic on other entries; the formula is in ``note``
-``assumption``    a modelling assumption of netlab's, stated so a reader can change it
-``unconfirmed``   no source found; shown only with this label, never as published
+Statuses (:data:`STATUS_MEANINGS` says what each means; the registry appendix prints it).
 
 The entries live in small data modules, one per domain (``link_rates``, ``gpus``,
 ...), so that a chapter adding figures touches only its own file.
@@ -40,10 +29,20 @@ from dataclasses import dataclass
 import importlib
 import pkgutil
 
-STATUSES = (
-    "standard", "shipping", "measured", "simulated", "announced", "vendor claim",
-    "estimate", "derived", "assumption", "unconfirmed",
-)
+STATUS_MEANINGS = {
+    "standard": "fixed by a published standard or specification (IEEE, IBTA, PCI-SIG, ITU-T, or an "
+                "industry multi-source agreement's specification)",
+    "shipping": "a datasheet or manual figure of a product that ships",
+    "measured": "a published measurement",
+    "simulated": "a published simulation result (a paper's model, not a measurement)",
+    "announced": "announced by the vendor; not yet shipping when the source was written",
+    "vendor claim": "a performance claim by a vendor, not independently checked",
+    "estimate": "a third-party estimate (prices, analysts)",
+    "derived": "arithmetic on other entries; the formula is in the note",
+    "assumption": "a modelling assumption of netlab's, stated so a reader can change it",
+    "unconfirmed": "no source found; shown only with this label, never as published",
+}
+STATUSES = tuple(STATUS_MEANINGS)
 GRADES = ("P", "S", "D", "U", "-")
 
 
@@ -120,8 +119,12 @@ def _load() -> None:
         importlib.import_module(f"{__name__}.{module.name}")
 
 
+class UnknownKey(KeyError, ValueError):
+    """No spec under this key: a ``KeyError`` of the registry, and a ``ValueError`` of the argument."""
+
+
 def get(key: str) -> Spec:
-    """The :class:`Spec` stored under ``key``; a ``KeyError`` lists close keys."""
+    """The :class:`Spec` stored under ``key``; an :class:`UnknownKey` error lists close keys."""
     if not isinstance(key, str):
         raise TypeError(f"key must be a str, got {type(key).__name__}")
     try:
@@ -129,7 +132,7 @@ def get(key: str) -> Spec:
     except KeyError:
         stem = key.rsplit(".", 1)[0]
         near = sorted(k for k in _REGISTRY if k.startswith(stem))[:8]
-        raise KeyError(f"no spec {key!r}; keys under {stem!r}: {near}") from None
+        raise UnknownKey(f"key: no spec {key!r}; keys under {stem!r}: {near}") from None
 
 
 def value(key: str) -> float:

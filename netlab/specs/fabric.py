@@ -29,10 +29,12 @@ register(
          "nvidia-qm97xx-manual", "2023", "shipping", "P", published="400 Gb/s"),
     Spec("fabric.quantum_x800.ports", 144, "1",
          "Ports of a Quantum-X800 (XDR) InfiniBand switch, 800 Gb/s each (115.2 Tb/s)",
-         "wedoany-quantum-x800", "2025", "shipping", "S", published="144 x 800 Gb/s"),
+         "wedoany-quantum-x800", "2025", "shipping", "S", published="144 x 800 Gb/s",
+         note="A secondary source (a news summary of Lambda's report on its Q3450-LD deployment); no "
+              "NVIDIA primary source for the port count was found."),
     Spec("fabric.quantum_x800.port_rate", 800 * Gbps, "bit/s",
          "Rate of one Quantum-X800 port, one direction (XDR)",
-         "wedoany-quantum-x800", "2025", "shipping", "S", published="800 Gb/s"),
+         "nvidia-xdr-switch-manual", "2025", "shipping", "P", published="800 Gb/s"),
     # --- Ethernet -----------------------------------------------------------------------
     Spec("fabric.sn5600.ports", 64, "1",
          "Ports of a Spectrum-4 SN5600 Ethernet switch at 800 GbE (100 Gb/s per lane); "
@@ -41,6 +43,13 @@ register(
     Spec("fabric.sn5600.port_rate", 800 * Gbps, "bit/s",
          "Rate of one SN5600 port, one direction",
          "nvidia-sn5000-manual", "2024", "shipping", "P", published="800 Gb/s"),
+    Spec("fabric.sn5600.buffer", 128e6, "B",
+         "Shared packet buffer of a Spectrum-4 SN5600 switch, for all 64 ports",
+         "probsee-sn5600", "2024", "shipping", "S", published="128 MB shared",
+         note="A secondary source (a product summary); NVIDIA's manual gives no buffer size."),
+    Spec("fabric.sn5600.cage_power", 18.0, "W",
+         "Power budget of one SN5600 OSFP cage (ports 1-64, dual 3 kW supplies)",
+         "nvidia-sn5000-manual", "2024", "shipping", "P", published="18 W per port"),
     Spec("fabric.sn5600.ports_400g", 128, "1",
          "SN5600 ports when each 800G port is split into two 400G ports (breakout)",
          "nvidia-sn5000-manual", "2024", "shipping", "P", published="128 x 400G"),

@@ -11,7 +11,7 @@ from netlab.units import Gbps, GBps
 # --- InfiniBand, 4x port --------------------------------------------------------
 # Older generations quote the signalling rate; 8b/10b coding leaves 80 % for data.
 _IB_8B10B = [("sdr", 2.5, "2005"), ("ddr", 5.0, "2005"), ("qdr", 10.0, "2008")]
-for name, lane_gbps, year in _IB_8B10B:
+for name, lane_gbps, _year in _IB_8B10B:
     register(
         Spec(f"ib.{name}.port_signal_rate", 4 * lane_gbps * Gbps, "bit/s",
              f"InfiniBand {name.upper()} 4x port signalling rate, per direction "
@@ -97,7 +97,8 @@ for gen, gpu, gbyte_s, links, source, year, grade in _NVLINK:
              source, year, "shipping", grade, published=f"{gbyte_s:g} GB/s bidirectional"),
         Spec(f"nvlink.{gen}.per_gpu", gbyte_s / 2 * GBps, "bit/s",
              f"NVLink {gen} ({gpu}) per GPU, one direction",
-             "nccl-issue-1442", year, "derived", "D", published=f"{gbyte_s / 2:g} GB/s per direction",
-             note="Half the bidirectional figure: '900 GB/s is the sum of both directions' "
-                  "(NCCL maintainer)."),
+             source, year, "derived", "D", published=f"{gbyte_s / 2:g} GB/s per direction",
+             note="Half the bidirectional figure of the same source: NVIDIA's NVLink figures add both "
+                  "directions, as an NCCL maintainer confirms for the H100 ('900 GB/s is the sum of both "
+                  "directions', nccl-issue-1442)."),
     )

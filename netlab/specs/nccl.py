@@ -132,3 +132,15 @@ register(
          "Share of the NVLink bus bandwidth NCCL's tuner credits NVLS with on Blackwell",
          *_TUNER_SRC, published="0.74", note="nvlsEfficiency in src/graph/tuning.cc."),
 )
+register(
+    # --- what inference engines use instead of NCCL for small all-reduces (chapter 7) ------------
+    Spec("nccl.alternative.custom_all_reduce.h100_tp8_4kb", 5.7 * us, "s",
+         "Latency of a custom (one-shot, NVLink peer-to-peer) all-reduce kernel of 4 KB on 8 H100, "
+         "as SGLang ships for tensor-parallel decode (without CUDA graphs)",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0057 ms",
+         note="Same table: vLLM's custom kernel 9.3 µs; NCCL's tuner predicts 15 µs for ring/LL."),
+    Spec("nccl.alternative.custom_all_reduce.h100_tp8_32kb", 7.8 * us, "s",
+         "Latency of the same custom all-reduce kernel for 32 KB on 8 H100",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0078 ms",
+         note="Same table: vLLM's custom kernel 11.8 µs."),
+)

@@ -74,7 +74,7 @@ register(
               "an LPO port on 200G SerDes (1.6T, Quantum-X800, photonic switches) is hypothetical."),
     Spec("optics.module_rate", 800 * Gbps, "bit/s",
          "Rate of the 800G modules above, one-way (8 x 100G lanes)",
-         "axiom-lpo-vs-dsp", "2025", "vendor claim", "S", published="800 Gb/s"),
+         "axiom-lpo-vs-dsp", "2025", "shipping", "S", published="800 Gb/s"),
     # --- switch silicon ---------------------------------------------------------------------------
     Spec("optics.th5.asic_power", 500 * W, "W", "Broadcom Tomahawk 5 switch chip power",
          "techinsights-th5", "2022", "estimate", "S", published="~500 W",

@@ -24,9 +24,34 @@ register(
     Spec("rdma.measured.ib_send_lat_rc_4kb", 2.265 * us, "s",
          "ib_send_lat (perftest), RC transport, 4 KB messages: one-way latency",
          "potter-thesis-mtu", "2019", "measured", "S", published="2.25-2.28 µs"),
+    Spec("transport.roce.adaptive_retx_min_base_timeout", 4 * us, "s",
+         "NVIDIA ConnectX adaptive retransmission: the minimum base timeout the firmware allows "
+         "(adp_retx_base_timeout_min in the ROCE_ACCL register); the first retransmission timeout "
+         "is drawn per QP from a profile built on a base of at least this",
+         "nvidia-adaptive-retx", "2025", "shipping", "P", published="0xFA0 ns (4 µs)",
+         note="The default profile's values are not published; NVIDIA notes the design may delay the "
+              "effective timeout up to 4x, so 4-16 µs is the first timeout at the floor. The QP's "
+              "configured local ACK timeout (4.096 µs x 2^timeout) is what a requester waits with it off."),
+    Spec("nic.mlx5.pfc_xoff_fixed", 301, "B/(Gb/s)",
+         "Linux mlx5e driver's PFC headroom (xoff) formula: fixed term, bytes per Gb/s of port speed "
+         "(about 2.4 µs of reaction and processing delay)",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P",
+         published="xoff = (301 + 2.16 x len[m]) x speed[Gb/s] + 2.72 x MTU[B]"),
+    Spec("nic.mlx5.pfc_xoff_per_metre", 2.16, "B/(m·Gb/s)",
+         "Linux mlx5e driver's PFC headroom formula: bytes per metre of cable per Gb/s",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P", published="2.16 x len [m] x speed [Gb/s]"),
+    Spec("nic.mlx5.pfc_xoff_mtu_factor", 2.72, "1",
+         "Linux mlx5e driver's PFC headroom formula: multiple of the MTU",
+         "linux-mlx5e-port-buffer", "2024", "shipping", "P", published="2.72 x MTU [B]"),
+    Spec("rdma.measured.ib_write_lat_cx7_b2b", 1.47 * us, "s",
+         "ib_write_lat (perftest), 2-byte writes, two DGX Spark hosts with ConnectX-7 RoCE cabled "
+         "back to back: typical (median) one-way latency, a user's measurement log",
+         "spark-ib-write-lat", "2025", "measured", "S", published="t_typical 1.47 µs (min 1.42)",
+         note="The fact sheet (J3) holds three more user logs: ConnectX-6 HDR on A100 nodes 1.87 µs, "
+              "ConnectX-3 40GbE RoCE 0.85 µs, mlx4 InfiniBand 0.89 µs."),
     Spec("rdma.unconfirmed.ib_write_lat_modern", 1.0 * us, "s",
-         "The popular 'ib_write_lat is about 1 µs on modern hardware': no measurement on "
-         "named current hardware was found",
+         "The popular 'ib_write_lat is about 1 µs on modern hardware' as a vendor or published "
+         "figure: none was found; user logs range 0.85-1.87 µs (rdma.measured.ib_write_lat_cx7_b2b)",
          "factsheet-unconfirmed", "2026", "unconfirmed", "U", published="~1 µs (unconfirmed)"),
     Spec("host.unconfirmed.tcp_latency_modern", 10 * us, "s",
          "Kernel-TCP small-message one-way latency on 100-400 Gb/s NICs: no measured "

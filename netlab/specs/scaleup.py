@@ -113,3 +113,15 @@ for _model, (_source, _title, _config) in _LLAMA_CONFIGS.items():
     for _field, _value in _config.items():
         register(Spec(f"model.{_model}.{_field}", _value, "1", f"{_FIELDS[_field][1]} of {_title}",
                       _source, "2024", "shipping", "P", published=f"{_FIELDS[_field][0]} = {_value}"))
+register(
+    # --- how PCIe 5.0 x16 is quoted (chapter 7's table sets it beside NVLink's quoted figures) ----
+    Spec("pcie.5.x16_quoted_bidir", 128e9 * 8, "bit/s",
+         "PCIe 5.0 x16 as commonly quoted: both directions added, at the raw 32 GT/s per lane "
+         "before 128b/130b coding (2 x 64 GB/s)",
+         "pcie-table", "2019", "standard", "S", published="~128 GB/s",
+         note="After coding the data rate is 2 x 63.0 = 126 GB/s (pcie.5.x16_rate, each way)."),
+    Spec("pcie.5.x16_quoted", 64e9 * 8, "bit/s",
+         "PCIe 5.0 x16 as commonly quoted, one direction: half the quoted both-ways figure, before coding",
+         "pcie-table", "2019", "derived", "D", published="~64 GB/s per direction",
+         note="pcie.5.x16_quoted_bidir / 2; after 128b/130b coding, 63.0 GB/s (pcie.5.x16_rate)."),
+)

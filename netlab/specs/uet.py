@@ -68,7 +68,8 @@ register(
          "simulations: perftest's default exponent 14, 4.096 µs x 2^14",
          "perftest-def-qp-time", "2026", "derived", "D", published="67.1 ms",
          note="4.096 µs x 2^14 = 67.1 ms (perftest DEF_QP_TIME; NCCL before 2.14). NCCL 2.23+ "
-              "sets exponent 20, 4.29 s: a lost tail then costs seconds, not milliseconds."),
+              "sets exponent 20, 4.29 s: with adaptive retransmission off, a lost tail then costs seconds, not "
+              "milliseconds; adapters that run adaptive retransmission resend far sooner (chapter 4)."),
     Spec("transport.tcp.rto_min", 0.2, "s",
          "Linux minimum TCP retransmission timeout, TCP_RTO_MIN = HZ/5",
          "linux-tcp-h", "2019", "shipping", "P", published="HZ/5 (200 ms)"),

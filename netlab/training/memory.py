@@ -123,3 +123,51 @@ def fit(n_params: float, recipe_name: str, gpu_memory_bytes: float, usable_fract
     return Fit(n_params=n_params, recipe=r, gpu_memory_bytes=gpu_memory_bytes,
                usable_fraction=usable_fraction, model_bytes=model_bytes,
                max_params_per_gpu=per_gpu, min_gpus=math.ceil(n_params / per_gpu - 1e-12))
+
+
+# ZeRO's partitioning stages: what each shards over the data-parallel GPUs [rajbhandari-zero].
+ZERO_STAGES = {0: "no sharding (plain data parallelism)", 1: "optimizer states sharded (ZeRO-1)",
+               2: "optimizer states and gradients sharded (ZeRO-2)",
+               3: "optimizer states, gradients and weights sharded (ZeRO-3 / FSDP)"}
+# Bytes each GPU moves per step, in units of the plain all-reduce's: ZeRO-1/2 replace the
+# all-reduce by a reduce-scatter plus an all-gather (the same 2 x gradient bytes); ZeRO-3
+# gathers the weights again for the forward and the backward pass, 1.5 times as much.
+ZERO_COMM_FACTOR = {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.5}
+
+
+def zero_state_per_gpu(n_params: float, n_gpus: int, stage: int, recipe_name: str = "train-adam-zero") -> float:
+    """Bytes of training state on each of ``n_gpus`` data-parallel GPUs under ZeRO ``stage``.
+
+    With weights ``w``, gradients ``g`` and optimizer state ``k`` bytes per parameter (the
+    recipe; 2, 2 and 12 for mixed-precision Adam), the ZeRO paper's per-GPU memory is
+    ``(w + g + k) N`` at stage 0, ``(w + g) N + k N / n`` at stage 1, ``w N + (g + k) N / n``
+    at stage 2 and ``(w + g + k) N / n`` at stage 3 [rajbhandari-zero]. Activations come on top.
+
+    >>> zero_state_per_gpu(7e9, 8, 0) / 1e9     # a full 7-billion-parameter replica: 16 bytes each
+    112.0
+    >>> zero_state_per_gpu(7e9, 8, 1) / 1e9     # 28 GB of weights and gradients + 84 GB / 8
+    38.5
+    """
+    n_params = validate.positive("n_params", n_params)
+    n_gpus = validate.integer("n_gpus", n_gpus, minimum=1)
+    stage = validate.integer("stage", stage, minimum=0, maximum=3)
+    r = recipe(validate.choice("recipe_name", recipe_name, RECIPES))
+    w, g, k = r.weights, r.gradients, r.optimizer
+    per_param = {0: w + g + k, 1: w + g + k / n_gpus, 2: w + (g + k) / n_gpus, 3: (w + g + k) / n_gpus}[stage]
+    return n_params * per_param
+
+
+def least_zero_stage(n_params: float, n_gpus: int, gpu_memory_bytes: float, usable_fraction: float = 0.8,
+                     recipe_name: str = "train-adam-zero") -> int | None:
+    """The lowest ZeRO stage whose training state fits in ``usable_fraction`` of each GPU's
+    memory (the rest left for activations), or ``None`` if even stage 3 does not fit.
+
+    >>> least_zero_stage(7e9, 64, 80e9)     # 112 GB will not fit in 64 GB; ZeRO-1 leaves 29.3 GB
+    1
+    """
+    gpu_memory_bytes = validate.positive("gpu_memory_bytes", gpu_memory_bytes)
+    usable_fraction = validate.in_range("usable_fraction", usable_fraction, 0.0, 1.0, low_open=True)
+    for stage in ZERO_STAGES:
+        if zero_state_per_gpu(n_params, n_gpus, stage, recipe_name) <= usable_fraction * gpu_memory_bytes:
+            return stage
+    return None

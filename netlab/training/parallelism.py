@@ -145,6 +145,23 @@ class DataParallelStep:
                 f"efficiency {self.efficiency:.0%}, {self.bound})")
 
 
+def max_data_parallel(tokens_per_step: float, seq_len: int) -> int:
+    """The largest data-parallel degree a global batch allows: one whole sequence per GPU.
+
+    Each data-parallel replica needs at least one sequence per step, so a batch of
+    ``tokens_per_step`` tokens in sequences of ``seq_len`` caps the degree at
+    ``tokens_per_step // seq_len``. Real jobs stop well before (a batch larger than the
+    critical batch size buys no faster training) and scale further with tensor and
+    pipeline parallelism instead.
+
+    >>> max_data_parallel(4e6, 4096)     # 4 M tokens in 4,096-token sequences
+    976
+    """
+    tokens_per_step = validate.positive("tokens_per_step", tokens_per_step)
+    seq_len = validate.integer("seq_len", seq_len, minimum=1)
+    return int(tokens_per_step // seq_len)
+
+
 def data_parallel_step(n_params: float, tokens_per_step: float, n_gpus: int, flops_per_gpu: float,
                        bandwidth_bps: float, alpha_s: float, overlap: float = 0.0,
                        grad_bytes_per_param: float = 2.0) -> DataParallelStep:

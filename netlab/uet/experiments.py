@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 import time
+from typing import Any
 
 from netlab import specs, validate
 from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY
@@ -197,7 +198,7 @@ def incast(config: str, n_senders: int, bytes_per_sender: int, bandwidth_bps: fl
     propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
     buffer_bytes = specs.value("sim.assume.buffer_per_port") if buffer_bytes is None else validate.positive(
         "buffer_bytes", buffer_bytes)
-    extra = {"event_by_event": validate.boolean("event_by_event", event_by_event)}
+    extra: dict[str, Any] = {"event_by_event": validate.boolean("event_by_event", event_by_event)}
     coalescing = {"ack_every": validate.integer("ack_every", ack_every, minimum=1, maximum=64),
                   "packets_per_credit": validate.integer("packets_per_credit", packets_per_credit, minimum=1)}
     if config.startswith("roce") and (ack_every, packets_per_credit) != (1, 1):
@@ -275,7 +276,7 @@ def spraying(config: str, n_leaves: int = 4, n_spines: int = 4, hosts_per_leaf: 
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     propagation_s = validate.non_negative("propagation_s", propagation_s, maximum=1e-3, why=_WHY_PROP)
     buffer_bytes = specs.value("sim.assume.buffer_per_port")
-    kw = dict(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
+    kw: dict[str, Any] = dict(window_bytes=specs.value("assume.uet.window_bytes"), seed=seed)
     if config.startswith("roce"):
         kw["flow_control"] = PFC(buffer_bytes)
         pair = GoBackN if config == "roce-ecmp" else (SprayingGoBackNSender, GoBackNReceiver)

@@ -20,7 +20,9 @@ from netlab.units import us
 RATES = {"100G": "eth.100g.port_rate", "400G": "eth.400g.port_rate", "800G": "eth.800g.port_rate"}
 LOSS_GRID = np.logspace(-5, -1, 30)
 WORLD = (8, 64, 512, 4096, 32768)
-PATTERNS = {"ring (2 peers)": 2, "tree (3 peers)": 3, "all-to-all phase (255 peers)": 255}
+# pattern -> (peers per phase, partners change every phase until every peer is used?)
+PATTERNS = {"ring (2 peers)": (2, False), "tree (3 peers)": (3, False), "all-to-all phase (255 peers)": (255, False),
+            "changing partners (8 per phase)": (8, True)}
 
 
 def wire_packet_bytes() -> float:
@@ -65,7 +67,11 @@ def draw_goodput(loss_rates: Sequence[float], simulated: dict, window_packets: f
     ``simulated`` maps ``"roce"`` and ``"uet"`` to arrays of shape (len(loss_rates), seeds).
     """
     p = np.array([validate.in_range("loss_rates", x, 0.0, 1.0, low_open=True, high_open=True)
-                  for x in loss_rates])
+                  for x in validate.sequence("loss_rates", loss_rates, "a list of loss rates")])
+    if not len(p):
+        raise ValueError("loss_rates must hold at least one loss rate")
+    if not isinstance(simulated, dict) or not {"roce", "uet"} <= set(simulated):
+        raise TypeError(f"simulated must be a dict of 'roce' and 'uet' arrays, got {simulated!r:.80}")
     w = validate.positive("window_packets", window_packets)
     k = validate.positive("pipe_packets", pipe_packets)
     fig, ax = plots.figure(width_in=6.4, height_in=3.4)
@@ -88,10 +94,14 @@ def draw_state(pattern: str, idle_ms: float):
     """Connection contexts per NIC against job size: RoCE QPs held vs UET PDCs alive."""
     validate.choice("pattern", pattern, PATTERNS)
     idle_ms = validate.positive("idle_ms", idle_ms)
-    rows = connections.state_vs_job_size(list(WORLD), PATTERNS[pattern], phase_s=1e-3,
+    peers, every = PATTERNS[pattern]
+    rows = connections.state_vs_job_size(list(WORLD), peers, every_peer=every, phase_s=1e-3,
                                          idle_timeout_s=idle_ms * 1e-3)
     fig, ax = plots.figure(width_in=5.6, height_in=3.0)
-    ax.loglog(WORLD, [r.roce_qps for r in rows], "o-", color=plots.color("roce"), label="RoCE QPs held")
+    ax.loglog(WORLD, [r.roce_qps for r in rows], "o-", color=plots.color("roce"),
+              label="RoCE QPs, every peer at start (eager)")
+    ax.loglog(WORLD, [r.roce_lazy_qps for r in rows], "^--", color=plots.color("roce"),
+              label="RoCE QPs, on first use (lazy: NCCL's default)")
     ax.loglog(WORLD, [r.uet_pdcs for r in rows], "s-", color=plots.color("uet"), label="UET PDCs alive")
     ax.set_xlabel("ranks in the job (one per NIC)")
     ax.set_ylabel("connection contexts per NIC")
@@ -104,5 +114,6 @@ def state_readout(pattern: str, idle_ms: float) -> str:
     """One sentence: the contexts per NIC at the largest job size."""
     validate.choice("pattern", pattern, PATTERNS)
     idle_ms = validate.positive("idle_ms", idle_ms)
-    return repr(connections.connection_state(WORLD[-1], PATTERNS[pattern], phase_s=1e-3,
-                                             idle_timeout_s=idle_ms * 1e-3))
+    peers, every = PATTERNS[pattern]
+    return repr(connections.connection_state(WORLD[-1], peers, phase_s=1e-3, idle_timeout_s=idle_ms * 1e-3,
+                                             distinct_peers=WORLD[-1] - 1 if every else None))

@@ -57,6 +57,23 @@ def test_hierarchical_schedule_matches_closed_form(d, m, N, a_in, b_in, a_out, b
     assert priced.time_s == pytest.approx(expected.time_s, rel=1e-9)
 
 
+def test_one_ring_per_nic_runs_at_eight_nics_not_one():
+    # Review 2026-12-05 M1: lab 6 priced one flat ring of 32 H100s in 4 nodes (38.9 ms, one
+    # NIC's 50 GB/s) against the hierarchical schedule (7.66 ms). NCCL runs one ring per NIC:
+    # 8 rings of N/8, each NIC sending one ring's chunk of N/(8 x 32) per step while each NVLink
+    # port sends 7. Per step the NIC is the busiest port: 2.7 us + 8 x 1e9/256 B / 400 Gb/s =
+    # 80.825 us; 2 x 31 steps: 5.01115 ms, faster than the hierarchical schedule.
+    topo = sc.two_level_topology(8, 4, 0.6e-6, 3.6e12, 2.7e-6, 4e11)
+    multi = sc.schedule_time(coll.multi_ring_all_reduce(8, 4), 1e9, topo)
+    assert multi.time_s == pytest.approx(62 * (2.7e-6 + 8e9 / 256 / 4e11), rel=1e-12)
+    flat = sc.schedule_time(coll.ring_all_reduce(32), 1e9, topo)
+    hier = sc.schedule_time(coll.hierarchical_all_reduce(8, 4), 1e9, topo)
+    assert multi.time_s < hier.time_s < flat.time_s
+    assert flat.time_s / multi.time_s == pytest.approx(7.8, abs=0.1)
+    # every rank sends the same: 8 rings x 2 (n-1)/n x N/8 = 2 x 31/32 GB
+    assert sc.bytes_sent_per_rank(coll.multi_ring_all_reduce(8, 4), 1e9) == pytest.approx((62 / 32 * 1e9,) * 32)
+
+
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 16), k=st.integers(1, 64), N=st.floats(1, 1e10), alpha=st.floats(0, 1e-4),
        rate=st.floats(1e9, 1e13))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from netlab.collectives import trees, schedules as coll
+from tests.hang_guard import hang_guard
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
@@ -15,6 +16,7 @@ API = {
     coll.all_to_all: dict(world_size=4),
     coll.halving_doubling_all_reduce: dict(world_size=6),
     coll.hierarchical_all_reduce: dict(domain_size=4, n_domains=2),
+    coll.multi_ring_all_reduce: dict(domain_size=4, n_domains=2),
     coll.in_network_all_reduce: dict(world_size=4, n_pipeline_chunks=2),
     trees.binomial_parents: dict(world_size=5),
     trees.binary_tree_parents: dict(world_size=5),
@@ -64,6 +66,15 @@ def test_all_reduce_equals_numpy_sum(algorithm, n, length, dtype, seed):
     xs = _inputs(n, length, dtype, seed)
     for out in coll.execute(ALL_REDUCES[algorithm](n), xs):
         assert out.dtype == xs[0].dtype
+        np.testing.assert_array_equal(out, _sum(xs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(domain_size=st.integers(1, 5), n_domains=st.integers(1, 5), length=st.integers(0, 40),
+       dtype=st.sampled_from(DTYPES), seed=st.integers(0, 2**32 - 1))
+def test_multi_ring_all_reduce_equals_numpy_sum(domain_size, n_domains, length, dtype, seed):
+    xs = _inputs(domain_size * n_domains, length, dtype, seed)
+    for out in coll.execute(coll.multi_ring_all_reduce(domain_size, n_domains), xs):
         np.testing.assert_array_equal(out, _sum(xs))
 
 
@@ -170,3 +181,31 @@ def test_execute_detects_a_broken_schedule():
     broken = coll.Schedule("broken", "all_gather", 3, 3, 3, s.inputs, s.outputs, tuple(reversed(s.steps)))
     with pytest.raises(RuntimeError, match="before holding it"):
         coll.execute(broken, [np.ones(2)] * 3)
+
+
+# A schedule lists every rank's steps, so a world of 2^31 ranks once raised MemoryError or ran for
+# minutes (issue 17). It is refused with a ValueError that says what is reasonable, before any list
+# is built; the hang guard turns minutes of work into a failure, it does not time the refusal
+# (benchmarks/bench_refusals.py prints how long a refusal takes).
+@pytest.mark.robustness
+@pytest.mark.parametrize("world_size", [2**31, 10**12])
+@pytest.mark.parametrize("build", [coll.ring_all_reduce, coll.ring_reduce_scatter, coll.ring_all_gather,
+                                   coll.all_to_all, coll.halving_doubling_all_reduce, coll.in_network_all_reduce,
+                                   trees.tree_all_reduce, trees.double_binary_tree_all_reduce,
+                                   trees.binomial_parents, trees.binary_tree_parents],
+                         ids=lambda f: f.__name__)
+def test_huge_world_sizes_are_refused_naming_the_bound(build, world_size):
+    with hang_guard(what=f"{build.__name__}({world_size})"), pytest.raises(
+            ValueError, match=r"world_size must be an integer >= 1 and <= \d+ \(a schedule"):
+        build(world_size)
+
+
+@pytest.mark.robustness
+def test_hierarchical_schedule_bounds_the_product_of_its_sizes():
+    # 64 ranks per domain x 2^20 domains: each size alone is a count, their product is not a schedule
+    with hang_guard(what="hierarchical_all_reduce(64, 2**20)"), pytest.raises(ValueError, match="n_domains"):
+        coll.hierarchical_all_reduce(64, 2**20)
+
+
+def test_schedules_at_their_bound_still_answer():
+    assert coll.ring_all_reduce(coll.MAX_SCHEDULE_RANKS).world_size == 256

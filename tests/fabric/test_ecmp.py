@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from netlab.fabric import ecmp
+from tests.hang_guard import hang_guard
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
@@ -120,3 +121,11 @@ def test_one_throw_conserves_flows_and_is_seeded():
     load = ecmp.one_throw(64, 16, seed=5)
     assert load.sum() == pytest.approx(64) and len(load) == 64
     assert (ecmp.one_throw(64, 16, seed=5) == load).all()
+
+
+@pytest.mark.robustness
+def test_monte_carlo_with_2_31_paths_is_refused_naming_n_paths():
+    # 2^31 paths x 1,000 trials is a table of 2e12 loads: once a MemoryError (issue 17), now a
+    # ValueError naming n_paths before anything is allocated
+    with hang_guard(what="monte_carlo(16, 2**31)"), pytest.raises(ValueError, match="n_paths"):
+        ecmp.monte_carlo(16, 2**31)

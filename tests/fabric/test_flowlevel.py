@@ -42,8 +42,8 @@ def test_rates_are_max_min_fair_by_definition(net):
     assert (load <= caps * (1 + 1e-9)).all()
     for f in range(n_flows):
         links = link_of[flow_of == f]
-        bottleneck = [l for l in links if load[l] >= caps[l] * (1 - 1e-9)
-                      and rates[f] >= rates[flow_of[link_of == l]].max() * (1 - 1e-9)]
+        bottleneck = [link for link in links if load[link] >= caps[link] * (1 - 1e-9)
+                      and rates[f] >= rates[flow_of[link_of == link]].max() * (1 - 1e-9)]
         assert bottleneck, f"flow {f} at {rates[f]} has no bottleneck link"
 
 

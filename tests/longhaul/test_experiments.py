@@ -10,7 +10,6 @@ random ECN marks move each peak by a few packets, so we allow 5 %.
 from hypothesis import given, settings, strategies as st
 import pytest
 
-from netlab import links
 from netlab.longhaul import distance as longhaul
 from netlab.longhaul import experiments as sim_longhaul
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params

@@ -1,9 +1,7 @@
 """netlab.lossless.dcqcn (the DCQCN fluid model) against its own equations solved by hand,
 its integration, and the packet simulation."""
 
-import math
 
-import numpy as np
 import pytest
 
 from netlab import specs
@@ -27,7 +25,7 @@ def test_rejects_bad_input(func, data):
 
 
 def test_marking_profile_jumps_to_one_above_kmax():
-    p = lambda q: dcqcn.marking_probability(q, 5e3, 200e3, 0.01)
+    p = lambda q: dcqcn.marking_probability(q, 5e3, 200e3, 0.01)  # noqa: E731
     assert p(5e3) == 0 and p(102.5e3) == pytest.approx(0.005) and p(200e3) == pytest.approx(0.01)
     assert p(200.001e3) == 1.0
 
@@ -96,3 +94,18 @@ def test_fluid_defaults_are_the_packet_senders():
     assert (prm.g, prm.cnp_interval_s, prm.alpha_timer_s, prm.rate_timer_s, prm.fast_recovery_steps,
             prm.rate_ai_bps) == (cc.g, cc.cnp_interval_s, cc.alpha_timer_s, cc.rate_timer_s,
                                  cc.fast_recovery_steps, cc.rate_ai_bps) == (1 / 256, 50e-6, 55e-6, 60e-6, 5, 40e6)
+
+
+def test_marking_probability_scales_with_packet_size():
+    """Review N4: marking is per packet. The CNPs a sender needs per second do not depend on its
+    packet size, and for small p the CNP rate is about p x packets per second, so p* grows in
+    proportion to the packet size; ten flows sit inside the profile at 1 KB of payload and are
+    pinned at K_max only at 4 KB."""
+    small = dcqcn.fixed_point(dcqcn.Params(n_flows=2, packet_bytes=1088))
+    big = dcqcn.fixed_point(dcqcn.Params(n_flows=2, packet_bytes=4160))
+    assert big.marking_probability / small.marking_probability == pytest.approx(4160 / 1088, rel=0.05)
+    ten_small = dcqcn.fixed_point(dcqcn.Params(n_flows=10, packet_bytes=1088))
+    ten_big = dcqcn.fixed_point(dcqcn.Params(n_flows=10, packet_bytes=4160))
+    assert ten_small.marking_probability < specs.value("dcqcn.paper.pmax") < ten_big.marking_probability
+    kmax = specs.value("dcqcn.paper.kmax")
+    assert ten_small.queue_bytes < 0.7 * kmax and ten_big.queue_bytes == kmax

@@ -89,3 +89,33 @@ def test_lossless_incast_default_timeout_is_a_roce_adapters_not_100_us():
     default = sc.incast("pfc", 32, 200_000)
     assert default.timeouts == 0 and default.retransmitted_packets == 0 and default.goodput_fraction > 0.99
     assert sc.incast("lossy", 8, buffer_bytes=50e3).timeouts > 0      # lossy keeps its short 100 us timer
+
+
+def test_sharing_readout_reads_the_shares_jain_index_and_queue():
+    # Lab 4's explorer shows str(SharingResult). Samples end at 1-4 ms; the second half is after 2 ms:
+    # the intervals ending at 3 and 4 ms. Flows average 10, 20 and 30 Gb/s there against a fair share
+    # of 20: 50 %, 100 %, 150 %; Jain (10 + 20 + 30)^2 / (3 x (100 + 400 + 900)) = 3,600 / 4,200 = 0.857;
+    # the queue samples after 2 ms, 50 and 150 KB, average 100 KB; the largest of all is 150 KB.
+    g = 1e9
+    r = sc.SharingResult(n_flows=3, time_s=(1e-3, 2e-3, 3e-3, 4e-3),
+                         rates_bps=((5 * g, 5 * g, 10 * g, 10 * g), (5 * g, 5 * g, 20 * g, 20 * g),
+                                    (5 * g, 5 * g, 30 * g, 30 * g)),
+                         queue_time_s=(1e-3, 2e-3, 3e-3, 4e-3), queue_bytes=(0, 120_000, 50_000, 150_000),
+                         fair_share_bps=20 * g, run=None)
+    assert str(r) == ("3 flows, over the second half of the run each got 50%, 100%, 150% of the fair share "
+                      "20 Gb/s (Jain index 0.857); mean queue 100 KB, largest 150 KB")
+
+
+def test_fair_share_is_the_payload_rate_over_the_flows():
+    # 40 Gb/s carries 4,096 B of payload per 4,160 B on the wire: 39.385 Gb/s, 13.13 Gb/s for each of 3
+    r = sc.dcqcn_sharing(3, duration_s=0.01, sample_interval_s=1e-3)
+    assert r.fair_share_bps == pytest.approx(40e9 * 4096 / 4160 / 3)
+    assert "of the fair share 13.1 Gb/s" in str(r)
+
+
+def test_storm_readout_counts_the_ports_still_paused():
+    one = sc.StormResult(mode="lossy", victim_delivered_fraction=1.0, paused_ports=("s1[1]",), run=None)
+    assert str(one) == "lossy: the victim delivered 100% of its data; 1 port still paused at the end (s1[1])"
+    two = sc.StormResult(mode="pfc", victim_delivered_fraction=0.25, paused_ports=("h0[0]", "s0[0]"), run=None)
+    assert str(two) == ("pfc: the victim delivered 25% of its data; 2 ports still paused at the end "
+                        "(h0[0], s0[0])")

@@ -11,6 +11,13 @@ API = {
     ie.small_message_latency: dict(n_bytes=64, n_switches=3, bandwidth_bps=400e9, switch_latency_s=300e-9,
                                    nic_latency_s=600e-9, cable_s=25e-9, mtu_bytes=4096, header_bytes=64),
     ie.perf_per_dollar: dict(share_premium=0.2, share_baseline=0.1, speedup=1.2),
+    ie.incast_by_timeout: dict(n_senders=8, total_buffer_bytes=200e3),
+    ie.credit_loop: dict(bandwidth_bps=400e9, propagation_s=489.7e-9, switch_s=100e-9, packet_bytes=4160),
+    ie.credit_throughput: dict(credit_bytes=30e3, bandwidth_bps=100e9, propagation_s=1e-6, switch_s=300e-9,
+                               packet_bytes=4160),
+    ie.incast_ideal_time: dict(n_senders=8, size_bytes=64_000, bandwidth_bps=100e9, propagation_s=25e-9,
+                               switch_s=300e-9, mtu_bytes=4096, header_bytes=64),
+    ie.pfc_headroom: dict(bandwidth_bps=100e9, cable_m=100.0, mtu_bytes=4096, header_bytes=64),
     ie.incast_like_for_like: dict(n_senders=8, per_input_bytes=100e3, small_total_bytes=200e3, short_rto_s=100e-6),
     figures.draw_perf_per_dollar: dict(share=0.2, baseline=0.1, speedup=1.2),
 }
@@ -79,6 +86,25 @@ def test_incast_headline_taken_apart():
     assert "times as long" in str(small_roce) and "IncastResult(" not in str(small_roce)
 
 
+def test_adaptive_retransmission_makes_lossy_incast_cost_little():
+    """NVIDIA's adaptive retransmission (4 µs minimum base, up to 4x delay) against the configured 67.1 ms.
+    A lost tail costs one timeout: the lossy time is a fixed drain time plus the timeout, so the
+    rows differ by exactly the differences of their timeouts; at the adaptive floor the incast
+    takes about 1.1x the lossless time, not the 1,600x of the configured 67.1 ms."""
+    rows = ie.incast_by_timeout()
+    assert [r.timeout_s for r in rows] == pytest.approx([4e-6, 16e-6, 100e-6, 4.096e-6 * 2 ** 14])
+    assert specs.get("transport.roce.adaptive_retx_min_base_timeout").source == "nvidia-adaptive-retx"
+    base = [r.lossy.completion_time_s - r.timeout_s for r in rows[1:]]
+    assert max(base) - min(base) < 0.1e-6           # 37.2 µs in each: drain, then one timeout
+    lossless = rows[0].lossless.completion_time_s
+    assert lossless == pytest.approx(42e-6, rel=0.01) and rows[0].lossless.retransmitted_packets == 0
+    assert rows[0].ratio < 1.2 and rows[1].ratio < 1.4     # adaptive: tens of per cent
+    assert rows[3].ratio > 1000                             # the configured 67.1 ms: the old headline
+    assert "x the lossless" in str(rows[0])
+    with pytest.raises(ValueError, match="timeouts_s"):
+        ie.incast_by_timeout(timeouts_s=())
+
+
 def test_switch_latency_against_a_one_switch_model():
     # ib_send_lat 0.81-0.83 µs (registry 0.82) against the model with 0, 1 and 3 switches:
     # 0 switches 627.6 ns; 1 switch 753.8-983.8 ns (100-330 ns InfiniBand); 3 switches 1006-1696 ns.
@@ -142,3 +168,37 @@ def test_chapter3_qp_default_timeout_is_the_registered_one():
     qp = ctx.alloc_pd().create_qp(ctx.create_cq(), ctx.create_cq())
     assert qp.timeout == specs.value("transport.roce.perftest_timeout_exponent")
     assert 4.096e-6 * 2 ** qp.timeout == pytest.approx(specs.value("transport.roce.default_ack_timeout"))
+
+
+def test_pfc_headroom_simulator_against_the_mlx5e_driver():
+    """Review D17: the chapter's headroom is the simulator's and leaves out the reaction delay.
+    By hand: 100 m of fibre is 100 x 1.468 / c = 489.7 ns; 2 x 489.7 ns x 100 Gb/s / 8 = 12,241 B,
+    plus 2 x 4,160 = 20,561 B. The driver (port_buffer.c): (301 + 2.16 x 100) x 100 + 2.72 x 4096
+    = 51,700 + 11,141 = 62,841 B, three times as much."""
+    h = ie.pfc_headroom(100e9, 100)
+    assert h.simulator_bytes == pytest.approx(2 * 100 * 1.468 / 299_792_458 * 100e9 / 8 + 2 * 4160, rel=1e-3)
+    assert h.simulator_bytes == pytest.approx(20_561, abs=5)
+    assert h.driver_bytes == pytest.approx(62_841, abs=1)
+    assert ie.pfc_headroom(25e9, 0).driver_bytes == pytest.approx(301 * 40 + 2.72 * 4096)   # speed floored at 40
+    assert "mlx5e driver" in str(h)
+
+
+def test_closed_forms_are_callable_and_match_the_simulator():
+    """Review D15: the credit loop, credit throughput and lossless incast time, by hand and against
+    netlab.sim. Lab 4's credits exercise: 83.2 ns + 2 x 489.7 ns + 100 ns = 1,162.6 ns."""
+    from netlab.sim.switch import Credits
+    from netlab.sim.topology import single_switch
+    assert ie.credit_loop(400e9, 489.7e-9, 100e-9) == pytest.approx(1162.6e-9, abs=0.1e-9)
+    assert ie.credit_throughput(1e6, 400e9, 489.7e-9, 100e-9) == 1.0
+    loop = 4160 * 8 / 100e9 + 2e-6 + 300e-9                       # 2.633 µs
+    assert ie.credit_throughput(4 * 4160, 100e9, 1e-6, 300e-9) == pytest.approx(4 * 332.8e-9 / loop)
+    net = single_switch(2, 100e9, propagation_s=1e-6, switch_latency_s=300e-9, flow_control=Credits(4 * 4160))
+    net.add_flow("h0", "h1", 2000 * 4096)
+    measured = 2000 * 4160 * 8 / net.run().flows[0].completion_time_s / 100e9
+    assert measured == pytest.approx(ie.credit_throughput(4 * 4160, 100e9, 1e-6, 300e-9), abs=0.01)
+    # 8 x 64 KB: 16 packets each (15 of 4,096 B and one of 2,560 B), 64 header bytes per packet
+    expected = 4160 * 8 / 100e9 + 2 * 25e-9 + 300e-9 + 8 * (64_000 + 16 * 64) * 8 / 100e9
+    assert ie.incast_ideal_time(8, 64_000, 100e9, 25e-9, 300e-9) == pytest.approx(expected)
+    result = ie.incast_like_for_like()[1].lossless     # 8 x 64 KB, PFC, the simulator's defaults
+    ideal = ie.incast_ideal_time(8, 64_000, 100e9, specs.value("sim.assume.link_propagation"), 0.0)
+    assert result.completion_time_s == pytest.approx(ideal, rel=1e-6)

@@ -14,6 +14,7 @@ API = {
     scaleup.scaleup_domain: dict(n_gpus=8, per_gpu_bps=450 * GBps, scaleout_per_gpu_bps=400 * Gbps,
                                  power_w=10.2e3, intra_alpha_s=0.5e-6, inter_alpha_s=3e-6),
     scaleup.hierarchical_all_reduce: dict(n_bytes=1e9, world_size=576, domain=DGX_H100, domain_size=8),
+    scaleup.nccl_all_reduce: dict(n_bytes=1e9, world_size=576, domain=DGX_H100),
     scaleup.crossover_domain_size: dict(ratio=9.0, world_size=576),
     scaleup.latency_optimal_domain_size: dict(world_size=576, intra_alpha_s=1e-6, inter_alpha_s=4e-6),
 }
@@ -114,6 +115,43 @@ def test_hierarchical_dgx_h100_576_gpus_by_hand():
     assert r.busbw_bps == pytest.approx(8e9 / r.time_s * 2 * 575 / 576, rel=1e-12)
 
 
+def test_overlapped_tiers_cost_the_slower_tier_not_the_sum():
+    # Review 2026-12-05 M1: NCCL pipelines chunks through NVLink and the network at once, so
+    # the slower tier bounds the time. DGX H100 x 72: across = 383.4 us + 4.930556 ms =
+    # 5.313956 ms against 3.897289 ms inside; NVL72 x 8: inside 2 * 71 (0.6 us + 8e9 /
+    # (72 * 7.2e12) s) = 2.277 ms dominates. The serial sum overstates the NVL72's advantage:
+    # 9.21/2.80 = 3.3x against 5.31/2.28 = 2.3x overlapped.
+    h100 = scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100)
+    nvl72 = scaleup.hierarchical_all_reduce(1e9, 576, scaleup.preset("gb200-nvl72"))
+    assert h100.pipelined_s == pytest.approx(142 * 2.7e-6 + 2 * 71 / 72 * 8e9 / 8 / 4e11, rel=1e-12)
+    # inside the rack: reduce-scatter + all-gather over 72 at 900 GB/s = 7.2e12 b/s one way
+    assert nvl72.pipelined_s == pytest.approx(2 * 71 * (0.6e-6 + 8e9 / (72 * 7.2e12)), rel=1e-12)
+    assert h100.time_s / nvl72.time_s == pytest.approx(3.29, abs=0.01)
+    assert h100.pipelined_s / nvl72.pipelined_s == pytest.approx(2.33, abs=0.01)
+
+
+def test_nccl_prices_the_576_gpu_all_reduce_as_an_nvls_tree_by_hand():
+    # NCCL 2.30.7's tuner for 1 GB over 72 DGX H100 nodes at 400 Gb/s per GPU: the NVLS tree,
+    # latency 25 us + 2 floor(log2 72) = 12 network levels x 20.9 us; bus bandwidth capped by
+    # the node's 8 NICs (8 x 50 GB/s = 400 GB/s), algbw = busbw * n / (2(n-1)).
+    e = scaleup.nccl_all_reduce(1e9, 576, DGX_H100)
+    busbw = 8 * 400e9
+    expected = 25e-6 + 12 * 20.9e-6 + 8e9 / (busbw * 576 / (2 * 575))
+    assert e.label == "nvls/Simple"
+    assert e.time_s == pytest.approx(expected, rel=1e-9)              # 5.267 ms
+    serial = scaleup.hierarchical_all_reduce(1e9, 576, DGX_H100)
+    assert e.time_s < 0.6 * serial.time_s                            # not the 9.21 ms sum
+    assert e.time_s == pytest.approx(serial.pipelined_s, rel=0.02)    # but the slower tier
+
+
+def test_nccl_all_reduce_refuses_a_gpu_its_tuner_does_not_know():
+    odd = scaleup.scaleup_domain(8, 450 * GBps, 400 * Gbps, 10e3, gpu="mi300x")
+    with pytest.raises(ValueError, match="domain.gpu"):
+        scaleup.nccl_all_reduce(1e9, 16, odd)
+    with pytest.raises(ValueError, match="world_size"):
+        scaleup.nccl_all_reduce(1e9, 12, DGX_H100)
+
+
 def test_a_whole_world_in_one_domain_never_crosses():
     r = scaleup.hierarchical_all_reduce(1e9, 72, scaleup.preset("gb200-nvl72"))
     assert r.inter_s == 0 and r.bottleneck == "scale-up"
@@ -173,3 +211,17 @@ def test_measured_ratio_moves_the_crossover_down():
     assert r == pytest.approx(370 / 47)
     assert scaleup.crossover_domain_size(r, 576) == pytest.approx(8.7527, rel=1e-4)
     assert scaleup.crossover_domain_size(DGX_H100.ratio, 576) == pytest.approx(9.8462, rel=1e-4)
+
+
+def test_pcie_5_is_quoted_at_128_but_carries_126_both_ways():
+    # Review 2026-12-05 L3: the quoted x16 figure is 2 x 32 GT/s x 16 / 8 = 128 GB/s; the coded
+    # data rate is 2 x 63.0 = 126.0 GB/s. The model uses the coded one.
+    assert specs.value("pcie.5.x16_quoted_bidir") == pytest.approx(128e9 * 8)
+    assert 2 * specs.value("pcie.5.x16_rate") == pytest.approx(128e9 * 8 * 128 / 130)
+    assert scaleup.preset("pcie-h100").per_gpu_bidir_bps == pytest.approx(2 * specs.value("pcie.5.x16_rate"))
+
+
+def test_nccl_all_reduce_names_world_size_when_it_is_too_large():
+    # 2**31 ranks once failed inside NCCL's tuner model with a message naming its n_ranks
+    with pytest.raises(ValueError, match="world_size"):
+        scaleup.nccl_all_reduce(1e9, 2 ** 31, scaleup.preset("dgx-h100"))

@@ -16,6 +16,7 @@ _QPS = [rdma.endpoint(_F, h).qp for h in ("x", "y")]   # only bad values reach c
 API = {
     rdma.Fabric: dict(bandwidth_bps=100e9, hops=1, seed=0),
     rdma.connect: dict(qp_a=_QPS[0], qp_b=_QPS[1], timeout=14, retry_cnt=7, rnr_retry=6),
+    rdma.endpoint: dict(fabric=rdma.Fabric(100e9), host="sweep", max_send_wr=128),
 }
 
 

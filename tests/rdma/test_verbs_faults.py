@@ -55,6 +55,100 @@ def test_keys_are_random_per_device_reproducible_per_seed_and_unique():
     assert len(steps) > 1                 # not an arithmetic sequence: unpredictable
 
 
+def test_mlx5_key_layout_follows_the_driver():
+    """Linux mlx5 (drivers/infiniband/hw/mlx5/mr.c): lkey == rkey, low byte from a per-device counter
+    incremented before use (atomic_inc_return), upper 24 bits the key-table index (index << 8)."""
+    fabric = rdma.Fabric(100e9, key_layout="mlx5")
+    pd = rdma.endpoint(fabric, "a").pd
+    mrs_ = [pd.reg_mr(np.zeros(8, np.uint8)) for _ in range(3)]
+    assert [m.lkey for m in mrs_] == [m.rkey for m in mrs_]
+    assert [m.lkey & 0xFF for m in mrs_] == [1, 2, 3]
+    assert [m.lkey >> 8 for m in mrs_] == [rdma.verbs.MLX5_FIRST_INDEX + i for i in range(3)]
+    mrs_[1].dereg()                       # the slot is reused, with a new variant byte
+    again = pd.reg_mr(np.zeros(8, np.uint8))
+    assert again.lkey >> 8 == mrs_[1].lkey >> 8 and again.lkey & 0xFF == 4
+    assert again.lkey != mrs_[1].lkey     # so the stale key no longer works
+    for _ in range(252):
+        pd.reg_mr(np.zeros(8, np.uint8)).dereg()
+    assert pd.reg_mr(np.zeros(8, np.uint8)).lkey & 0xFF == 1    # the u8 counter wraps: 256 -> 0, 257 -> 1
+
+
+def test_mlx5_keys_repeat_across_hosts_so_the_slip_can_succeed():
+    """ReDMArk's point: keys are predictable. Two hosts registering in the same order hand out the same
+    key values, so the own-lkey slip writes into the peer's region with a success completion."""
+    fabric = rdma.Fabric(100e9, key_layout="mlx5")
+    a, b = rdma.endpoint(fabric, "a"), rdma.endpoint(fabric, "b")
+    rdma.connect(a.qp, b.qp, access=ALL)
+    xa, ma, xb, mb = mrs(a, b)
+    assert ma.lkey == mb.rkey
+    a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, ma.lkey))   # the slip
+    assert a.send_cq.poll()[0].status is WCStatus.SUCCESS
+    assert np.array_equal(xb, xa)         # written by luck
+    b.pd.reg_mr(np.zeros(8, np.uint8))    # an asymmetric program: b registers one more region
+    mc = b.pd.reg_mr(np.zeros(64, np.uint8), ALL)
+    mine = a.pd.reg_mr(np.zeros(64, np.uint8), ALL)
+    assert mine.lkey != mc.rkey           # the luck runs out: the same slip now faults
+    a.qp.post_send(SendWR(2, Opcode.RDMA_WRITE, (mine.sge(),), mc.addr, mine.lkey))
+    assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR
+
+
+def test_key_layout_is_validated():
+    with pytest.raises(ValueError, match="key_layout"):
+        rdma.Fabric(100e9, key_layout="mlx4")
+
+
+# --- the send queue's depth and selective signalling (review D16) -----------------------------
+def small_sq_pair(depth):
+    fabric = rdma.Fabric(100e9)
+    a, b = rdma.endpoint(fabric, "a", max_send_wr=depth), rdma.endpoint(fabric, "b")
+    rdma.connect(a.qp, b.qp, access=ALL)
+    return a, b
+
+
+def test_unsignaled_requests_fill_the_send_queue():
+    """ibv_post_send(3): a request holds its send-queue slot until a completion at or after it is
+    polled; an all-unsignaled stream therefore fails with ENOMEM after max_send_wr posts."""
+    a, b = small_sq_pair(4)
+    xa, ma, xb, mb = mrs(a, b)
+    for i in range(4):
+        a.qp.post_send(SendWR(i, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=False))
+    with pytest.raises(VerbsError, match="ENOMEM"):
+        a.qp.post_send(SendWR(4, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=False))
+
+
+def test_one_signaled_request_in_n_keeps_the_queue_flowing():
+    a, b = small_sq_pair(4)
+    xa, ma, xb, mb = mrs(a, b)
+    for i in range(40):                      # every 4th request signaled, its completion polled
+        a.qp.post_send(SendWR(i, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey, signaled=i % 4 == 3))
+        if i % 4 == 3:
+            assert a.send_cq.poll()[0].wr_id == i
+    a.qp.post_send(SendWR(40, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey))
+    a.qp.post_send(SendWR(41, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey))   # not polled yet: still fine
+    a.qp.modify(QPState.RESET)               # RESET empties the queue
+    assert a.qp.max_send_wr == 4
+    with pytest.raises(ValueError, match="max_send_wr"):
+        a.pd.create_qp(a.send_cq, a.recv_cq, max_send_wr=0)
+
+
+# --- affiliated asynchronous events (review D16) ---------------------------------------------
+def test_responder_learns_of_its_fault_from_an_async_event():
+    """The requester gets REM_ACCESS_ERR in its completion; the responder, which posted nothing,
+    gets IBV_EVENT_QP_ACCESS_ERR (ibv_get_async_event(3)); a misaligned atomic gives QP_REQ_ERR."""
+    a, b = pair()
+    xa, ma, xb, mb = mrs(a, b)
+    assert b.ctx.get_async_event() is None
+    a.qp.post_send(SendWR(1, Opcode.RDMA_WRITE, (ma.sge(),), mb.addr, mb.rkey + 1))
+    assert a.send_cq.poll()[0].status is WCStatus.REM_ACCESS_ERR
+    event = b.ctx.get_async_event()
+    assert event.event_type == "IBV_EVENT_QP_ACCESS_ERR" and event.qp_num == b.qp.qp_num
+    assert b.qp.state is S.ERR and b.ctx.get_async_event() is None and a.ctx.get_async_event() is None
+    a, b = pair()
+    xa, ma, xb, mb = mrs(a, b)
+    a.qp.post_send(SendWR(1, Opcode.ATOMIC_FETCH_AND_ADD, (ma.sge(0, 8),), mb.addr + 4, mb.rkey, compare_add=1))
+    assert b.ctx.get_async_event().event_type == "IBV_EVENT_QP_REQ_ERR"
+
+
 # --- IBTA C9-88: a zero-length RDMA READ or WRITE needs no valid R_Key ----------------------
 @pytest.mark.parametrize("op", [Opcode.RDMA_WRITE, Opcode.RDMA_READ, Opcode.RDMA_WRITE_WITH_IMM])
 def test_zero_length_rdma_needs_no_valid_rkey(op):

@@ -12,6 +12,7 @@ import math
 import pytest
 
 from netlab.sim import Lossy, single_switch
+from netlab.sim.cc import CongestionControl
 from netlab.sim.packet import SACK, Packet
 from netlab.sim.queues import DropTail, ECNMarking
 from netlab.sim.uet import UETConfig, UETReceiver, UETSender, uet
@@ -170,3 +171,88 @@ def test_a_credit_packet_carries_up_to_k_credits(k):
     assert sum(carried) == scheduler.credits_sent >= 4 * (n_packets - 8)
     assert max(carried) == k and min(carried) >= 1
     assert len(carried) <= math.ceil(scheduler.credits_sent / k) + 4     # a short last grant per flow
+
+
+class CutOnce(CongestionControl):
+    """A congestion control that cuts the window to one packet at the first SACK, after
+    the packets in flight left with an open window (what NSCC does under incast)."""
+
+    cut = False
+
+    def on_ack(self, sender, packet):
+        if not self.cut:
+            self.cut = True
+            sender.cwnd_bytes = MTU + 64
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_a_window_cut_after_sending_does_not_wait_for_the_timeout(k):
+    # 40 packets, open window: the first k leave, the k-th SACK cuts the window to one packet.
+    # The packets then in flight carry no ack request (they left with the window open); the
+    # receiver, short of k, would hold its SACK and the sender wait out the 1 ms timer (the
+    # stall of perf review F1). The sender must ask for an ACK instead: no timeout, and the
+    # flow ends within one packet-at-a-time pace: 40 round trips of about 2 x (2 hops of 1 us
+    # + 0.33 us serialisation), far below the 1 ms timer.
+    net = single_switch(2, 100e9, propagation_s=1e-6, window_bytes=10e6, seed=0,
+                        flow_control=Lossy(10e6), rto_s=1e-3)
+    net.add_flow("h0", "h1", 40 * MTU, transport=uet(spray=False, ack_every=k), cc=CutOnce)
+    result = net.run()
+    assert result.stop_reason == "complete"
+    assert result.flows[0].timeouts == 0
+    assert result.flows[0].completion_time_s < 40 * 6e-6
+
+
+def test_an_ack_request_is_answered_at_once_or_by_the_next_packet():
+    # The receiver's half of the ACK request: holding unacknowledged packets it SACKs at once;
+    # holding none (the probe overtook its packet), it SACKs the next packet it places.
+    net = single_switch(2, 100e9)
+    flow = net.add_flow("h0", "h1", 10 * MTU)
+    sent = []
+    rx = UETReceiver(net, flow, net.hosts["h1"], None, config=UETConfig(ack_every=8))
+    rx.send_ack = lambda kind, seq, info=None: sent.append((kind, seq, info))
+
+    def data(seq):
+        return Packet("data", 0, 0, 1, MTU + 64, seq=seq, offset_bytes=seq * MTU, payload_bytes=MTU, info=seq)
+    probe = Packet("data", 0, 0, 1, 64, seq=-1, offset_bytes=0, payload_bytes=0, info=-1)
+    rx.on_packet(data(0))
+    assert sent == []
+    rx.on_packet(probe)
+    assert len(sent) == 1 and sent[0][1] == 1 and sent[0][2][6] == 1     # cumulative 1, reports 1 packet
+    rx.on_packet(probe)                           # nothing unacknowledged: no empty SACK ...
+    assert len(sent) == 1
+    rx.on_packet(data(1))                         # ... but the next packet is answered at once
+    assert len(sent) == 2 and sent[1][1] == 2
+    rx.on_packet(data(2))                         # and then coalescing resumes
+    assert len(sent) == 2
+    assert rx.packets_received == 3 and rx.delivered_bytes == 3 * MTU
+
+
+# htsim's own incast matrix, connection_matrices/incast_128.cm of uet-htsim (the snapshot
+# bench_sim.py names): 127 senders of 2 MB into h33, in the file's order.
+HTSIM_INCAST_128 = [
+    104, 35, 60, 97, 19, 75, 99, 26, 5, 50, 21, 52, 40, 54, 44, 100, 51, 7, 66, 65, 59, 20, 67, 6, 11, 43,
+    119, 61, 30, 13, 64, 106, 62, 121, 85, 122, 14, 2, 49, 0, 24, 101, 81, 42, 107, 4, 76, 111, 79, 12, 53,
+    113, 80, 98, 31, 37, 8, 72, 68, 74, 39, 102, 89, 48, 91, 90, 70, 25, 105, 22, 108, 125, 57, 92, 87, 115,
+    95, 77, 45, 15, 41, 82, 93, 47, 55, 73, 71, 63, 118, 46, 32, 17, 123, 58, 34, 10, 116, 36, 1, 78, 124,
+    110, 56, 3, 127, 96, 27, 69, 9, 16, 120, 94, 83, 28, 112, 18, 86, 29, 84, 23, 114, 109, 103, 126, 117,
+    88, 38]
+
+
+def test_htsim_incast_matrix_with_htsim_like_coalescing_has_no_timeout():
+    # perf review F1: SACKs per 4 packets and credits in fours, on htsim's incast_128.cm over
+    # the 16 x 8 leaf-spine, left 5 senders waiting out the 1 ms timer (tail 21.58 ms, 1.046x
+    # the wire time). The receiver's link carries 127 x 2 MB plus a 64-byte header per
+    # 4096-byte packet (489 packets per flow): that wire time bounds the tail from below,
+    # and with no stall the tail stays within 0.5 % of it.
+    from netlab import specs
+    from netlab.uet.experiments import _incast_network
+    assert sorted(HTSIM_INCAST_128) == [h for h in range(128) if h != 33]
+    net, pair, cc = _incast_network("uet-trim-credits", 128, 100e9, specs.value("sim.assume.buffer_per_port"),
+                                    1e-6, 1, (16, 8, 8), {"ack_every": 4, "packets_per_credit": 4})
+    for h in HTSIM_INCAST_128:
+        net.add_flow(f"h{h}", "h33", 2_000_000, transport=pair, cc=cc)
+    result = net.run(max_events=50_000_000)
+    wire_s = 127 * (2_000_000 + math.ceil(2_000_000 / MTU) * 64) * 8 / 100e9
+    assert result.stop_reason == "complete"
+    assert sum(f.timeouts for f in result.flows) == 0
+    assert wire_s <= result.max_completion_time_s <= 1.005 * wire_s

@@ -184,6 +184,19 @@ DARK = """async () => {
 
 # --- one page ---------------------------------------------------------------------------------
 
+# axe-core runs as its package ships it (axe_playwright_python's bundle). Three speed patches of it,
+# below, are opt-in: NETLAB_AXE_FAST=1 applies them (the colour slots and the memoization in Maps
+# are string patches of the minified bundle, each applied only where its text is found; the colour
+# parse once replaces a method of axe's Color class in the page). tests/site/test_axe_patches.py
+# checks on its pages that axe finds exactly what axe as shipped finds with all three applied.
+AXE_FAST_ENV = "NETLAB_AXE_FAST"
+
+
+def axe_fast() -> bool:
+    """True when the opt-in speed patches of axe-core are asked for (``NETLAB_AXE_FAST=1``)."""
+    return os.environ.get(AXE_FAST_ENV) == "1"
+
+
 # axe's colour class (axe.commons.color.Color) keeps its six channels in private fields, which its
 # bundle compiles to one WeakMap per field (and a WeakSet for its private method): every Color made
 # inserts itself into seven weak tables, and every channel read or write is a lookup in one. The
@@ -197,8 +210,7 @@ DARK = """async () => {
 # node's target, impact and check data, in light mode, and the dark colour-contrast run: 96,731 result
 # nodes) compared equal with axe as shipped, as did those of the broken page
 # (tests/site/test_broken_page.py); the 32 pages took 70 s instead of 122. If the pinned axe-core's
-# bundle no longer has this text, axe's colours are left as they come; with NETLAB_AXE_AS_SHIPPED=1,
-# all of axe is (this patch and the memoization below).
+# bundle no longer has this text, axe's colours are left as they come.
 AXE_COLOR_FIELDS = ("ep=(Se=new WeakMap,_e=new WeakMap,Me=new WeakMap,Pe=new WeakMap,Ie=new WeakMap,"
                     "Be=new WeakMap,je=new WeakSet,")
 AXE_SLOT = """window.netlabAxeSlot = class {
@@ -245,11 +257,17 @@ AXE_MAP_MEMOIZE = """window.netlabMemoize = function (fn) {
 """
 
 
-@functools.cache
 def _axe_source() -> str:
+    """The axe-core script a page is given: as shipped, or with the two string patches under
+    NETLAB_AXE_FAST=1."""
     from axe_playwright_python.base import AXE_SCRIPT
-    if os.environ.get("NETLAB_AXE_AS_SHIPPED") == "1":
-        return AXE_SCRIPT
+    return _patched_axe_source() if axe_fast() else AXE_SCRIPT
+
+
+@functools.cache
+def _patched_axe_source() -> str:
+    """axe-core with the colour slots and the memoization in Maps, where their text is found."""
+    from axe_playwright_python.base import AXE_SCRIPT
     source, prelude = AXE_SCRIPT, ""
     if source.count(AXE_COLOR_FIELDS) == 1:
         slots = AXE_COLOR_FIELDS.replace("new WeakMap", "new netlabAxeSlot").replace("new WeakSet", "new netlabAxeSlot")
@@ -267,6 +285,7 @@ def _axe_source() -> str:
 # through the same setters that the parse ends with: the same Color, the same verdicts (the full
 # axe results, passes and incomplete included, of every page compared equal with and without it).
 # A string that does not parse still throws, every time. The parse was a fifth of axe's time.
+# (Opt-in with the two patches above: NETLAB_AXE_FAST=1.)
 AXE_PARSE_ONCE = """() => {
   const Color = window.axe && axe.commons && axe.commons.color && axe.commons.color.Color;
   if (!Color || typeof Color.prototype.parseString !== "function" || Color.prototype.parseString.netlabOnce) { return; }
@@ -317,7 +336,8 @@ async def _axe(page, options: dict, context="html") -> list[dict]:
     options = {"preload": False, **options}
     if not await page.evaluate("typeof window.axe === 'object'"):
         await page.evaluate(_axe_source())
-        await page.evaluate(AXE_PARSE_ONCE)
+        if axe_fast():
+            await page.evaluate(AXE_PARSE_ONCE)
     if "runOnly" not in options:
         options.setdefault("rules", {}).update({rule: {"enabled": False} for rule in await page.evaluate(AXE_MILD_RULES)})
     result = await page.evaluate(f"axe.run({json.dumps(context)}, {json.dumps(options)})")

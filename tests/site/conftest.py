@@ -68,8 +68,9 @@ def browser_required():
 def site_report(site_root, browser_required):
     report = browser_checks.inspect_site(site_root, search_term=SEARCH_TERM,
                                          layout_page=layout_page(site_root), phone_pages=PHONE_PAGES)
+    axe = "axe-core with its speed patches (NETLAB_AXE_FAST=1)" if browser_checks.axe_fast() else "axe-core as shipped"
     notes.add(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
-              f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time)")
+              f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time, {axe})")
     moves = sorted(t for r in report.pages.values() for t in r.widget_update_s)
     if moves:
         p95 = moves[min(len(moves) - 1, round(0.95 * (len(moves) - 1)))]

@@ -1,4 +1,6 @@
-"""The two speed patches of axe (browser_checks: colour slots, memoization in Maps) change nothing axe finds.
+"""axe-core runs as shipped unless NETLAB_AXE_FAST=1 asks for its three opt-in speed patches
+(browser_checks: colour slots, memoization in Maps, each colour string parsed once), and those
+change nothing axe finds.
 
 The reference is axe-core as shipped (``axe_playwright_python``'s bundle, unpatched), run on the
 tiny site of test_broken_page (a real explorer and exercise, faint text, a missing image, a dark
@@ -23,17 +25,55 @@ RESULTS = """r => JSON.stringify(["violations", "incomplete", "passes", "inappli
                                                        n.all.map(c => c.id), n.none.map(c => c.id)])])))"""
 
 
-def test_the_pinned_axe_is_patched():
-    """Both patches found their text in the pinned bundle (a new axe-core would run as shipped: re-check)."""
-    source = browser_checks._axe_source()
+def test_the_pinned_axe_is_patched_when_asked():
+    """Both string patches found their text in the pinned bundle (a new axe-core would run as
+    shipped: re-check), and the bundle is patched only under NETLAB_AXE_FAST=1."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    source = browser_checks._patched_axe_source()
     assert "new netlabAxeSlot" in source and "netlabMemoize(e)" in source
     assert "(0,so.default)(e),axe._memoizedFns" not in source
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv(browser_checks.AXE_FAST_ENV, raising=False)
+        assert browser_checks._axe_source() == AXE_SCRIPT
+        mp.setenv(browser_checks.AXE_FAST_ENV, "1")
+        assert browser_checks._axe_source() == source
+
+
+PATCHES_IN_PAGE = """() => ({slots: typeof window.netlabAxeSlot, memoize: typeof window.netlabMemoize,
+  parseOnce: Boolean(axe.commons.color.Color.prototype.parseString.netlabOnce)})"""
+
+
+@pytest.mark.parametrize("fast", [None, "1"], ids=["default", "NETLAB_AXE_FAST=1"])
+def test_the_checks_run_axe_as_shipped_unless_asked(browser_required, monkeypatch, fast):
+    if fast is None:
+        monkeypatch.delenv(browser_checks.AXE_FAST_ENV, raising=False)
+    else:
+        monkeypatch.setenv(browser_checks.AXE_FAST_ENV, fast)
+
+    async def run():
+        from playwright.async_api import async_playwright
+
+        async with async_playwright() as pw:
+            context = await browser_checks.launch(pw, tempfile.mkdtemp(prefix="netlab-chromium-"))
+            page = await context.new_page()
+            await page.set_content('<html lang="en"><title>t</title><main><p>axe</p></main></html>')
+            await browser_checks._axe(page, {"runOnly": ["color-contrast"]})
+            out = await page.evaluate(PATCHES_IN_PAGE)
+            await context.close()
+            return out
+
+    patched = {"slots": "function", "memoize": "function", "parseOnce": True}
+    shipped = {"slots": "undefined", "memoize": "undefined", "parseOnce": False}
+    assert asyncio.run(run()) == (patched if fast else shipped)
 
 
 async def _results(context, base_url, page_path, source):
     page = await context.new_page()
     await page.goto(base_url + page_path, wait_until="load")
     await page.evaluate(source)
+    if source != _shipped():
+        await page.evaluate(browser_checks.AXE_PARSE_ONCE)
     light = await page.evaluate(f"axe.run('html', {{preload: false}}).then({RESULTS})")
     await page.emulate_media(color_scheme="dark")
     if await page.evaluate("'theme' in document.documentElement.dataset"):    # the broken page's theme
@@ -48,10 +88,15 @@ async def _results(context, base_url, page_path, source):
 PAGES = ["good.html", "broken.html"]
 
 
+def _shipped() -> str:
+    from axe_playwright_python.base import AXE_SCRIPT
+    return AXE_SCRIPT
+
+
 @pytest.fixture(scope="module")
 def axe_results(tiny_site, browser_required):  # noqa: F811
-    """(page, "shipped" or "patched") -> the light and dark results, each on a fresh page of one browser."""
-    from axe_playwright_python.base import AXE_SCRIPT
+    """(page, "shipped" or "patched") -> the light and dark results, each on a fresh page of one browser
+    ("patched": the two string patches and the parse once, as NETLAB_AXE_FAST=1 runs axe)."""
 
     async def run():
         from playwright.async_api import async_playwright
@@ -62,7 +107,7 @@ def axe_results(tiny_site, browser_required):  # noqa: F811
                 context = await browser_checks.launch(pw, tempfile.mkdtemp(prefix="netlab-chromium-"))
                 await context.route(browser_checks.elsewhere(server.base_url), lambda r: r.abort("blockedbyclient"))
                 for page_path in PAGES:
-                    for which, source in (("shipped", AXE_SCRIPT), ("patched", browser_checks._axe_source())):
+                    for which, source in (("shipped", _shipped()), ("patched", browser_checks._patched_axe_source())):
                         out[page_path, which] = await _results(context, server.base_url, page_path, source)
                 await context.close()
         return out

@@ -5,11 +5,9 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
-from tests.site import static_checks
 from tests.site.sitefiles import ROOT, all_pages, content_pages
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))

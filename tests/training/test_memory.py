@@ -10,6 +10,8 @@ from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 API = {
     memory.max_params: dict(gpu_memory_bytes=80e9, bytes_per_param=2.0, usable_fraction=1.0),
     memory.fit: dict(n_params=70e9, recipe_name="train-adam-zero", gpu_memory_bytes=80e9, usable_fraction=1.0),
+    memory.zero_state_per_gpu: dict(n_params=7e9, n_gpus=8, stage=1),
+    memory.least_zero_stage: dict(n_params=7e9, n_gpus=64, gpu_memory_bytes=80e9, usable_fraction=0.8),
 }
 
 
@@ -59,3 +61,21 @@ def test_text_never_uses_b_for_both_bytes_and_billions():
         assert not re.search(r"\d B\b|B/param|B params", t), t
     assert "70 billion parameters x 16 bytes each" in str(fit) and "at least 14 GPUs" in str(fit)
     assert "16 bytes/param" in repr(memory.recipe("train-adam-zero"))
+
+
+def test_zero_stages_follow_the_papers_per_gpu_memory():
+    """ZeRO (Rajbhandari et al., figure 1): Psi = 7.5 billion, K = 12, N_d = 64 gives 120 GB, 31.4 GB,
+    16.6 GB and 1.9 GB per GPU for the baseline and the three stages."""
+    got = [memory.zero_state_per_gpu(7.5e9, 64, stage) / 1e9 for stage in range(4)]
+    assert got == pytest.approx([120, 31.4, 16.6, 1.9], abs=0.06)
+    with pytest.raises(ValueError, match="stage"):
+        memory.zero_state_per_gpu(7e9, 8, 4)
+
+
+def test_lab1_example_needs_sharding_and_70b_needs_zero3():
+    """Review N3: a plain 7-billion-parameter replica is 112 GB, over an 80 GB GPU."""
+    h100 = specs.value("gpu.h100.memory")
+    assert memory.zero_state_per_gpu(7e9, 8, 0) == pytest.approx(112e9)
+    assert memory.least_zero_stage(7e9, 8, h100) == 1            # 28 GB + 84 GB / 8 = 38.5 GB
+    assert memory.least_zero_stage(70e9, 1024, h100) == 3         # 140 GB of weights alone
+    assert memory.least_zero_stage(70e9, 8, h100) is None         # 1.12 TB / 8 = 140 GB

@@ -10,6 +10,7 @@ API = {
     figures.draw_scaling_efficiency: dict(n_params=7e9, bandwidth_bps=400e9, overlap=0.0, flops_per_gpu=4e14,
                                               alpha_s=5e-6, tokens_per_step=4e6, max_log2_gpus=4),
     parallelism.training_flops: dict(n_params=7e9, n_tokens=1e12),
+    parallelism.max_data_parallel: dict(tokens_per_step=4e6, seq_len=4096),
     parallelism.step_traffic: dict(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096, micro_batch=1,
                                    n_microbatches=16, dp=32, tp=8, pp=4, grad_bytes_per_param=2.0,
                                    activation_bytes=2.0),
@@ -99,3 +100,19 @@ def test_ring_latency_term_grows_with_the_gpu_count():
 def test_scaling_figure_draws():
     fig = figures.draw_scaling_efficiency(7e9, 400e9, 0.5, 4e14, 5e-6, max_log2_gpus=5)
     assert len(fig.axes[0].lines[0].get_xdata()) == 5
+
+
+def test_max_data_parallel_is_one_sequence_per_gpu():
+    """Review N3: 4 M tokens of 4,096-token sequences are 976 sequences, so DP 4,096 cannot run."""
+    assert parallelism.max_data_parallel(4e6, 4096) == 976
+    assert parallelism.max_data_parallel(4 * 2**20, 4096) == 1024
+
+
+def test_scaling_figure_shades_the_degrees_the_batch_cannot_feed():
+    fig = figures.draw_scaling_efficiency(7e9, 400e9, 0.0, 4e14, 5e-6)
+    (ax,) = fig.axes
+    shaded = [p for p in ax.patches]
+    assert len(shaded) == 1 and ax.get_legend() is not None
+    assert "976" in ax.get_legend().get_texts()[0].get_text()
+    small = figures.draw_scaling_efficiency(7e9, 400e9, 0.0, 4e14, 5e-6, max_log2_gpus=5)
+    assert not small.axes[0].patches

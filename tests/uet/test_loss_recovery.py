@@ -76,8 +76,13 @@ def test_loss_recovery_goodput():
 
 
 def test_mathis_by_hand():
-    # 8 * 1460 B / 10 ms / sqrt(1e-3) = 1.168e6 / 0.0316228 = 36.935 Mb/s
-    assert transport.mathis_throughput(1460, 10e-3, 1e-3) == pytest.approx(36.935e6, rel=1e-4)
+    # 8 * 1460 B / 10 ms / sqrt(1e-3) = 1.168e6 / 0.0316228 = 36.935 Mb/s with C = 1; Mathis
+    # et al. derive C = sqrt(3/2) = 1.2247 (one ACK per segment): 45.236 Mb/s by default
+    # (review 2026-12-05 L6: an understated C makes the bound too low).
+    assert transport.mathis_throughput(1460, 10e-3, 1e-3, constant=1.0) == pytest.approx(36.935e6, rel=1e-4)
+    assert transport.mathis_throughput(1460, 10e-3, 1e-3) == pytest.approx(36.935e6 * 1.224745, rel=1e-4)
+    # ch8's example: 4 KiB, 8 us, 1 % loss: 4.096 Gb/s x 1.2247 / 0.1 = 50.2 Gb/s
+    assert transport.mathis_throughput(4096, 8e-6, 0.01) == pytest.approx(50.16e9, rel=1e-3)
     # Quadrupling the loss halves the bound.
     assert transport.mathis_throughput(1460, 1e-3, 4e-4) == pytest.approx(
         transport.mathis_throughput(1460, 1e-3, 1e-4) / 2)

@@ -11,7 +11,7 @@ import statistics
 import pytest
 
 from netlab import links
-from netlab.sim import DCQCN, PFC, Credits, ECNMarking, Lossy, chain, single_switch
+from netlab.sim import DCQCN, PFC, Credits, ECNMarking, chain, single_switch
 from netlab.sim.traffic import md1_mean_wait, poisson
 
 B = 100e9            # every scenario here runs at 100 Gb/s

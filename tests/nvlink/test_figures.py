@@ -1,0 +1,62 @@
+"""netlab.nvlink.figures: lab 7's sentences and titles, against numbers worked by hand.
+
+The hierarchical all-reduce of N bytes over 576 GPUs in domains of d: inside, a ring reduce-scatter
+and all-gather, 2 [(d - 1) a_in + (d - 1)/d x 8 N / B_in]; across, a ring all-reduce of N / d over
+m = 576 / d domains, 2 (m - 1) a_out + 2 (m - 1)/m x 8 (N / d) / B_out. NVLink 5: B_in = 900 GB/s
+= 7.2e12 b/s; 400G: B_out = 4e11 b/s; NCCL's per-step latencies a_in = 0.6 us, a_out = 2.7 us.
+"""
+
+import re
+
+import pytest
+
+from netlab.nvlink import domains, figures, inference
+from netlab.units import GB
+
+
+def test_lab_7_default_frame_nvlink_5_and_400g_for_1_gb():
+    # d = 8 (m = 72): inside 2 x (7 x 0.6 + 7/8 x 8e9 / 7.2e12 s) = 2 x (4.2 + 972.22) us = 1,952.89 us;
+    #   across 2 x 71 x 2.7 us + 2 x 71/72 x 8 x 125e6 / 4e11 s = 383.4 + 4,930.56 = 5,313.96 us;
+    #   7,266.85 us in series, and the scale-out tier is the larger.
+    # d = 72 (m = 8): inside 2 x (71 x 0.6 + 71/72 x 1,111.11) us = 2 x (42.6 + 1,095.68) = 2,276.57 us;
+    #   across 2 x 7 x 2.7 + 2 x 7/8 x 8 x 13.889e6 / 4e11 s = 37.8 + 486.11 = 523.91 us; 2,800.48 us
+    #   in series, the scale-up tier the larger. busbw = 1e9 / 2.80048e-3 x 2 x 575/576 = 713 GB/s.
+    text = figures.hierarchical_readout("NVLink 5", "400G", 1 * GB)
+    assert "With 8 GPUs per domain the all-reduce takes 7.27 ms" in text, text
+    assert "the scale-out tier is the bottleneck" in text and "(scale-up tier)" in text, text
+    assert re.search(r"with 72\D*2\.8 ms", text, re.I), text
+    if "busbw" in text:
+        assert "a busbw of 713 GB/s" in text, text
+    if "overlapped" in text:      # tiers overlapped, as NCCL pipelines them: the slower tier alone
+        assert "5.31 ms overlapped" in text and "2.28 ms overlapped" in text, text
+
+
+def test_hierarchical_title_gives_the_crossover_domain_size():
+    # r = 7.2e12 / 4e11 = 18; d* = (1 + r) n / (n + r) = 19 x 576 / 594 = 18.42
+    fig = figures.draw_hierarchical("NVLink 5", "400G", 1 * GB)
+    assert fig.axes[0].get_title() == "1 GB over 576 GPUs, NVLink 5 + 400G: d* = 18.4"
+
+
+def test_only_the_nvl72_reaches_the_decode_front_for_llama_3_70b():
+    # Per layer, TP 8 streams 868.79 M parameters x 2 B / 8 GPUs = 217.2 MB per GPU: 64.83 us at H100's
+    # 3.35 TB/s, 27.15 us at 8 TB/s (B200 and GB200 alike). B200 and GB200 share HBM, NVLink 5 and the
+    # TP all-reduce, and GB200 computes faster (2.5 vs 2.25 PFLOP/s), so at every batch it is at least
+    # as fast; it also draws less per GPU (120 kW / 72 = 1,666.7 W against 14.3 kW / 8 = 1,787.5 W):
+    # more tokens per joule at the same batch, so every B200 point is beaten. The H100 systems are
+    # slower at every batch (2.4x the memory time) by more than their lower power (1,275 W) makes up
+    # (1,666.7 / 1,275 = 1.31x), so GB200 alone is on the front.
+    shape = inference.model("llama3-70b")
+    steps = {s: inference.decode_step(shape, domains.preset(s), 8, 1) for s in ("dgx-h100", "gb200-nvl72")}
+    assert steps["dgx-h100"].memory_s == pytest.approx(868.79e6 * 2 / 8 / 3.35e12, rel=1e-4)
+    assert steps["gb200-nvl72"].memory_s == pytest.approx(868.79e6 * 2 / 8 / 8e12, rel=1e-4)
+    assert domains.preset("gb200-nvl72").power_per_gpu_w == pytest.approx(120e3 / 72)
+    assert domains.preset("dgx-b200").power_per_gpu_w == pytest.approx(14.3e3 / 8)
+    assert figures.pareto_readout("llama3-70b", 8) == "On the Pareto front: GB200 NVL72."
+
+
+def test_llama_405b_does_not_fit_eight_h100s():
+    # 405.9 G parameters x 2 B = 811.7 GB; over TP 8, 101.5 GB per GPU: more than an H100's 80 GB, less
+    # than a B200's 180 GB or a GB200's 186 GB.
+    assert inference.model("llama3.1-405b").weight_bytes / 8 == pytest.approx(101.46e9, rel=1e-4)
+    assert figures.pareto_readout("llama3.1-405b", 8) == (
+        "On the Pareto front: GB200 NVL72. The weights do not fit on PCIe 5.0 mesh (H100), DGX H100.")
