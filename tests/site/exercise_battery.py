@@ -57,7 +57,7 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
                      ("120 %", "Correct"), ("1.2", "Correct")],
     "ex-incast": [("81.92", "headers"), ("81.9", "headers"), ("83.89", "64 KiB"), ("85.23", "64 KiB"),
                   ("10.4", "bits per second")],
-    "ex-credits": [("33.6", "fibre once"), ("465", "Bits vs bytes"), ("9.16", "leaves out the fibre"),
+    "ex-credits": [("33.6", "fibre once"), ("465", "Bits vs bytes"), ("9.16", "leaves out the fibre"), ("49.0", "round trip alone"),
                    ("53.1", "switch"), ("58", "Correct")],
     "ex-fat-tree": [("4096", "leaves out the core"), ("4160", "k core switches")],
     "ex-paths-used": [("63.21", "1 - 1/e"), ("63.2", "1 - 1/e"), ("36.2", "left idle"), ("62.6", "exponent 31")],
