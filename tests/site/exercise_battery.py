@@ -78,7 +78,7 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
     "ex-pipe": [("192.3", "t_det/T alone"), ("196.3", "4,096-byte payload"), ("193.3", "Correct")],
     "ex-gbn": [("82.4", "(1 - p)^K"), ("80.7", "1 - Kp"), ("99.9", "selective repeat"), ("83.8", "Correct")],
     "ex-qps": [("16384", "itself"), ("4095", "one QP per peer"), ("16,380", "Correct")],
-    "ex-rto": [("10.16", "RTO alone"), ("1.153", "Bits vs bytes"), ("9.22", "Correct")],
+    "ex-rto": [("10.16", "timeout alone"), ("1.153", "Bits vs bytes"), ("9.22", "Correct")],
     "ex-lab09-db": [("5.5", "Decibels subtract"), ("7.94", "10^(dB/20)"), ("18", "gap in decibels"),
                     ("63.1", "Correct")],
     "ex-lab09-pjbit": [("5.625", "engine alone"), ("1.8", "SerDes alone"), ("59.4", "Bits vs bytes")],

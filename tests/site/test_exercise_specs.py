@@ -77,7 +77,7 @@ def _one(book_exercises, key):
     ("ex-paths-used", "60", "Close, but rounded too far"),   # was "1 GiB = 2^30 B"
     ("ex-bisection", "200", "Close, but rounded too far"),   # was "1.024x too small. Binary vs decimal?" (review L1)
     ("ex-crossover", "1.5", "Close, but rounded too far"),   # was the KiB hint (review L1)
-    ("ex-rto", "10.16", "RTO alone"),                        # was "1 TiB = 2^40 B" (review L1)
+    ("ex-rto", "10.16", "timeout alone"),                     # was "1 TiB = 2^40 B" (review L1)
     ("ex-qps", "16384", "itself"),                           # was "Close… check rounding" (review L1)
     ("ex-weights", "85.9", "80 GiB"),                        # was "Close … check rounding" (review N5)
     ("ex-incast", "85.23", "64 KiB"),                        # was "Close … check rounding" (review N5)
