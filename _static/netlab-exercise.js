@@ -46,13 +46,19 @@
 
   function stripZeros(body) { return body.replace(/0+$/, "").replace(/\.$/, ""); }
 
+  // |x| rounded to `digits` significant digits: [its digits, the exponent of the first], as
+  // netlab.exercises._digits.
+  function sigDigits(x, digits) {
+    var parts = Math.abs(x).toExponential(digits - 1).split("e");
+    return [parts[0].replace(".", ""), parseInt(parts[1], 10)];
+  }
+
   // x to `digits` significant digits, as netlab.exercises.fmt writes it.
   function fmt(x, digits) {
     digits = digits || 4;
     if (x === 0) { return "0"; }
     if (!isFinite(x)) { return isNaN(x) ? "nan" : (x > 0 ? "inf" : "-inf"); }
-    var parts = Math.abs(x).toExponential(digits - 1).split("e");
-    var mantissa = parts[0].replace(".", ""), e = parseInt(parts[1], 10), body;
+    var parts = sigDigits(x, digits), mantissa = parts[0], e = parts[1], body;
     if (e >= -4 && e < 9) {
       if (e >= digits - 1) {
         body = mantissa + "0".repeat(e - digits + 1);
@@ -137,7 +143,8 @@
     }
     if (match === null) { return [null, say("unknown_unit", unit, {text: text})]; }
     var typedKind = match[0], typedScale = match[1];
-    if (typedKind !== kind && !(typedKind === "ratio" && (kind === "db_ratio" || kind === "count"))) {
+    var compatible = tables().compatible[typedKind] || [];
+    if (typedKind !== kind && compatible.indexOf(kind) < 0) {
       var quantities = tables().quantities;
       return [null, say("wrong_kind", unit, {text: text, typed_quantity: quantities[typedKind],
                                              quantity: quantities[kind]})];
@@ -167,6 +174,30 @@
       {number: strip(text.slice(0, m[0].length)), typed_unit: rest, value: fmt(x, 6)})};
   }
 
+  // The answer cut and rounded (half up) to k significant digits, as netlab.exercises._rounded.
+  function rounded(answer, k) {
+    var parts = sigDigits(answer, tables().key_digits), cut = parseInt(parts[0].slice(0, k), 10);
+    var up = parseInt(parts[0][k], 10) >= 5 ? 1 : 0, exponent = parts[1] - k + 1;
+    return [Number(cut + "e" + exponent), Number((cut + up) + "e" + exponent)];
+  }
+
+  // Whether `given` is the answer rounded to one of rounding.round significant digits, or cut to one of
+  // rounding.cut, as netlab.exercises._rounding_of.
+  function roundingOf(given, answer, rounding) {
+    var values = rounding.round.map(function (k) { return rounded(answer, k)[1]; })
+      .concat(rounding.cut.map(function (k) { return rounded(answer, k)[0]; }));
+    return values.some(function (v) { return Math.abs(Math.abs(given) / v - 1) <= tables().same_number; });
+  }
+
+  // The fewest significant digits to which the answer, rounded, is within the tolerance.
+  function digitsNeeded(answer, relTol) {
+    var most = tables().key_digits;
+    for (var k = 1; k < most; k++) {
+      if (Math.abs(rounded(answer, k)[1] / Math.abs(answer) - 1) <= relTol) { return k; }
+    }
+    return most;
+  }
+
   // [correct, message], as netlab.exercises._judge.
   function judge(given, spec) {
     var ratio = given / spec.answer, unit = spec.unit;
@@ -175,6 +206,13 @@
     if (ratio < 0) { return [false, say("sign", unit)]; }
     for (var i = 0; i < spec.slips.length; i++) {
       var slip = spec.slips[i];
+      if (has(slip, "rounding")) {
+        if (roundingOf(given, spec.answer, slip.rounding)) {
+          return [false, say("rounded", unit, {digits: String(digitsNeeded(spec.answer, spec.rel_tol)),
+                                               tol: fmt(100 * spec.rel_tol, 3)})];
+        }
+        continue;
+      }
       if (has(slip, "value")) {
         if (Math.abs(given / slip.value - 1) <= slip.tol) { return [false, say("named_value", unit, {text: slip.text})]; }
         continue;

@@ -7,20 +7,26 @@ prefix; off by 1.024, 1.048576 or 1.073741824 is a binary prefix used as a decim
 one. :meth:`NumericExercise.check` recognises these and says so, but only where the
 quantity can make the slip: the kind of quantity (a data size, a rate, a time, a
 percentage, a count...) is read from the exercise's unit, so a switch count is never
-told about gibibytes. A slip is named only when the answer matches it closely (its
-own tolerance, at most the exercise's), and an exercise can add the tempting wrong
-values its solution names.
+told about gibibytes, and a time about bits and bytes (a fibre delay or a number of days
+has no byte in it: an exercise whose time comes from a size and a rate names its x8
+values itself). A slip is named only when the answer matches it closely (its own
+tolerance, at most the exercise's), and an exercise adds the tempting wrong values its
+solution names. An answer that is the key rounded or cut to 2 or 3 significant figures
+is told to keep more digits, never given a slip's name.
 
 The expected answer is computed by netlab in the notebook, never typed in, so the
 book cannot teach a number its own library disagrees with::
 
     >>> from netlab import exercises, links
     >>> ex = exercises.numeric("ex-serialize", "Time to serialize 4 KiB at 100 Gb/s, in ns?",
-    ...                        answer=links.serialization_time(4096, 100e9) / 1e-9, unit="ns")
+    ...                        answer=links.serialization_time(4096, 100e9) / 1e-9, unit="ns",
+    ...                        wrong_answers=((4096 / 100e9 / 1e-9, "Bits vs bytes? 4 KiB is 32,768 bits."),))
     >>> ex.check(327.68).correct
     True
     >>> print(ex.check(40.96).message)      # forgot the 8 bits per byte
-    Not yet: your answer is 8x too small. Bits vs bytes? 1 byte = 8 bits; link rates are in bits per second.
+    Not yet: Bits vs bytes? 4 KiB is 32,768 bits.
+    >>> print(ex.check(300).message)        # 327.68 rounded to one figure
+    Close, but rounded too far: round the answer to 2 or more significant figures (the tolerance is ±2 %).
     >>> print(ex.check("0.32768 µs").message)   # a unit is converted
     0.32768 µs = 327.68 ns. Correct: 327.7 ns.
     >>> print(ex.check("327,68").message)       # a decimal comma
@@ -37,7 +43,9 @@ Typed answers are read as follows (the browser checker reads them the same way):
   With both, the last one is the decimal separator (``1,250.5`` = ``1.250,5`` = 1250.5);
 - a unit may follow the number (``327.68 ns``, ``0.32768 us``): it is converted to the
   exercise's unit, and a unit of another kind (``327 MB`` for a time) is explained, not judged.
-  ``B`` is a byte and ``b`` a bit; ``KB`` and ``kB`` are 1000 bytes, ``KiB`` 1024.
+  ``B`` is a byte and ``b`` a bit; ``KB`` and ``kB`` are 1000 bytes, ``KiB`` 1024. Energies are
+  in ``J`` or ``Wh`` (``8005 MWh``), numbers per unit of time ``per hour``, ``/h``, ``per day``...
+  (``4.8 per hour``), and a factor may be typed as a percentage (``120 %`` = 1.2).
 
 In a notebook, an exercise displays a small form (an input and a Check button)
 that runs the same checks in the browser, so it also works on the static site
@@ -71,7 +79,9 @@ QUANTITIES: dict[str, str] = {      # kind -> how a message names it
     "rate": "a data rate",
     "time": "a time",
     "power": "a power",
+    "energy": "an energy",
     "energy_per_bit": "an energy per bit",
+    "frequency": "a number of events per unit of time",
     "percent": "a percentage",
     "db": "a level in decibels",
     "db_ratio": "a plain ratio (a factor)",
@@ -97,17 +107,39 @@ def _data_units() -> dict[str, tuple[str, float]]:
     return units
 
 
+def _energy_units() -> dict[str, tuple[str, float]]:
+    """Joules and watt-hours (1 Wh = 3,600 J), with their decimal prefixes."""
+    units: dict[str, tuple[str, float]] = {}
+    for prefix, scale in {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.items():
+        units[prefix + "J"] = ("energy", scale)
+        units[prefix + "Wh"] = ("energy", 3600.0 * scale)
+    return units
+
+
+def _frequency_units() -> dict[str, tuple[str, float]]:
+    """Events per second, minute, hour, day or week: ``per hour``, ``/h``, ``per day``, ``/day``..."""
+    units: dict[str, tuple[str, float]] = {}
+    for names, seconds in ((("s", "sec", "second"), 1.0), (("min", "minute"), 60.0), (("h", "hour"), 3600.0),
+                           (("d", "day"), 86400.0), (("week",), 604800.0)):
+        for name in names:
+            units["per " + name] = ("frequency", 1.0 / seconds)
+            units["/" + name] = ("frequency", 1.0 / seconds)
+    return units
+
+
 UNITS: dict[str, tuple[str, float]] = {
     **_data_units(),
     "ps": ("time", 1e-12), "ns": ("time", 1e-9), "us": ("time", 1e-6), "\u00b5s": ("time", 1e-6),
     "\u03bcs": ("time", 1e-6), "ms": ("time", 1e-3), "s": ("time", 1.0), "sec": ("time", 1.0),
     "min": ("time", 60.0), "h": ("time", 3600.0), "hour": ("time", 3600.0), "hours": ("time", 3600.0),
-    "day": ("time", 86400.0), "days": ("time", 86400.0),
+    "d": ("time", 86400.0), "day": ("time", 86400.0), "days": ("time", 86400.0),
     "mW": ("power", 1e-3), "W": ("power", 1.0), "kW": ("power", 1e3), "KW": ("power", 1e3),
     "MW": ("power", 1e6), "GW": ("power", 1e9),
+    **_energy_units(),
+    **_frequency_units(),
     "fJ/bit": ("energy_per_bit", 1e-15), "pJ/bit": ("energy_per_bit", 1e-12), "nJ/bit": ("energy_per_bit", 1e-9),
     "fJ/b": ("energy_per_bit", 1e-15), "pJ/b": ("energy_per_bit", 1e-12), "nJ/b": ("energy_per_bit", 1e-9),
-    "%": ("percent", 1.0), "percent": ("percent", 1.0),
+    "%": ("percent", 0.01), "percent": ("percent", 0.01),      # 1 % = 0.01, so "120 %" reads as a factor 1.2
     "dB": ("db", 1.0),
     "x": ("ratio", 1.0), "\u00d7": ("ratio", 1.0), "times": ("ratio", 1.0),
 }
@@ -138,9 +170,11 @@ MESSAGES: dict[str, str] = {
     "named_value": "Not yet: {text}",
     "slip_large": "Not yet: your answer is {factor}x too large. {text}",
     "slip_small": "Not yet: your answer is {factor}x too small. {text}",
+    "rounded": "Close, but rounded too far: round the answer to {digits} or more significant figures "
+               "(the tolerance is ±{tol} %).",
     "close": "Close, but outside the tolerance (±{tol} %): check rounding and any term you left out.",
-    "too_high": "Not yet: your answer is too high (by a factor of {factor}). Re-read the units of each input.",
-    "too_low": "Not yet: your answer is too low (by a factor of {factor}). Re-read the units of each input.",
+    "too_high": "Not yet: your answer is too high (by a factor of {factor}). Recheck each step and its units.",
+    "too_low": "Not yet: your answer is too low (by a factor of {factor}). Recheck each step and its units.",
     # a Python value that is not text (only a notebook can pass one)
     "not_a_value": "Please give a number{in_unit}, got {value}.",
     "not_finite": "Please give a finite number{in_unit}, got {value}.",
@@ -148,6 +182,11 @@ MESSAGES: dict[str, str] = {
 # Fields every message may use: phrases naming the exercise's unit, empty when it has none.
 UNIT_PHRASES: dict[str, str] = {"in_unit": " in {unit}", "paren_unit": " (in {unit})", "space_unit": " {unit}"}
 CLOSE_BAND = 0.1          # a wrong answer within 10 % is called close
+KEY_DIGITS = 12           # the answer is read to 12 significant digits before it is rounded by hand
+SAME_NUMBER = 1e-9        # an answer within this of a rounded key is that rounding
+# A typed unit of one kind that an answer of another kind accepts: a factor typed with "x" for a
+# count or a decibel ratio, a percentage for a factor ("120 %" is 1.2).
+COMPATIBLE: dict[str, list[str]] = {"ratio": ["db_ratio", "count"], "percent": ["ratio", "db_ratio"]}
 
 
 def checker_tables() -> dict:
@@ -157,7 +196,8 @@ def checker_tables() -> dict:
     class="netlab-exercise-tables">``, so a page works offline and from disk.
     """
     return {"units": {u: [kind, scale] for u, (kind, scale) in UNITS.items()}, "quantities": QUANTITIES,
-            "messages": MESSAGES, "unit_phrases": UNIT_PHRASES, "close_band": CLOSE_BAND}
+            "messages": MESSAGES, "unit_phrases": UNIT_PHRASES, "close_band": CLOSE_BAND,
+            "compatible": COMPATIBLE, "key_digits": KEY_DIGITS, "same_number": SAME_NUMBER}
 
 
 def _tables_script() -> str:
@@ -186,13 +226,16 @@ def quantity_of(unit: str) -> str:
 # the tempting wrong number itself), within its own tolerance, never more than the exercise's.
 
 _BINARY = ("data", "rate")
-_SCALED = ("data", "rate", "time", "power", "energy_per_bit")
-_BITS_BYTES = ("data", "rate", "time", "energy_per_bit")   # a time or an energy derived from a size or a rate
+_SCALED = ("data", "rate", "time", "power", "energy", "energy_per_bit")
+# Bits vs bytes only where a bit or a byte is in the unit. A time may or may not come from a size
+# and a rate (a serialization time does, a fibre delay or a number of days does not): an exercise
+# whose time does names its x8 values in wrong_answers.
+_BITS_BYTES = ("data", "rate", "energy_per_bit")
 
 _PREFIX_EXAMPLE = {"data": "KB vs MB", "rate": "Gb/s vs Tb/s", "time": "µs vs ms",
-                   "power": "W vs kW", "energy_per_bit": "pJ vs nJ"}
+                   "power": "W vs kW", "energy": "MWh vs GWh", "energy_per_bit": "pJ vs nJ"}
 _PREFIX_EXAMPLE_M = {"data": "KB vs GB", "rate": "Mb/s vs Tb/s", "time": "µs vs s",
-                     "power": "W vs MW", "energy_per_bit": "fJ vs nJ"}
+                     "power": "W vs MW", "energy": "kWh vs GWh", "energy_per_bit": "fJ vs nJ"}
 _TWO = {
     "rate": "One-way vs bidirectional? A bidirectional figure counts both directions. "
             "Or a missing factor of 2 in the formula.",
@@ -201,7 +244,7 @@ _TWO = {
             "or left out?",
     "db": "10 log10 vs 20 log10? A power ratio in dB is 10 log10(P1/P2); 20 log10 is for voltages.",
 }
-_TWO_OTHER = "A factor of 2: a term counted twice or left out (both directions? a round trip?)"
+_TWO_OTHER = "A factor of 2: a term counted twice, or one left out?"
 
 # (factor, match tolerance, kinds it applies to, text or {kind: text})
 _FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], str | dict[str, str]], ...] = (
@@ -209,29 +252,50 @@ _FACTOR_SLIPS: tuple[tuple[float, float, tuple[str, ...], str | dict[str, str]],
     (2.0, 0.05, tuple(QUANTITIES), _TWO),
     (1000.0, 0.05, _SCALED, {k: f"A prefix slip? Check {v}." for k, v in _PREFIX_EXAMPLE.items()}),
     (1e6, 0.05, _SCALED, {k: f"A prefix slip of a million? Check {v}." for k, v in _PREFIX_EXAMPLE_M.items()}),
-    (100.0, 0.05, ("percent",), "Percent vs fraction? A share of 0.25 is 25 %."),
     (1.024, 0.005, _BINARY, "Binary vs decimal? 1 KiB = 1024 B but 1 KB = 1000 B."),
     (1.048576, 0.005, _BINARY, "Binary vs decimal? 1 MiB = 1,048,576 B but 1 MB = 1,000,000 B."),
     (1.073741824, 0.005, _BINARY, "Binary vs decimal? 1 GiB = 2^30 B but 1 GB = 10^9 B."),
     (1.099511627776, 0.005, _BINARY, "Binary vs decimal? 1 TiB = 2^40 B but 1 TB = 10^12 B."),
-    (16.0, 0.05, ("data", "rate", "time"), "Off by 16: bits vs bytes and one-way vs bidirectional together?"),
+    (16.0, 0.05, _BINARY, "Off by 16: bits vs bytes and one-way vs bidirectional together?"),
 )
+# A share typed as a fraction (0.44 for 43.75 %), or a factor typed as a percentage (120 for 1.2).
+# A fraction for a percentage is recognised even when rounded (within CLOSE_BAND of the answer,
+# whatever the exercise's tolerance): a number below 1 for a share of tens of per cent is no other slip.
+_PERCENT_SLIPS: dict[str, tuple[float, float, bool, str]] = {     # kind -> (factor, tol, capped, text)
+    "percent": (100.0, 0.1, False, "Percent vs fraction? This answer is in per cent: a share of 0.25 is 25 %."),
+    "ratio": (100.0, 0.05, True, "Per cent vs factor? This answer is a plain factor: 150 % is a factor of 1.5."),
+}
 # Units of time without SI prefixes, and the slips they invite instead of a factor of 1000.
+# Numbers per hour or per day invite the same slips the other way round.
 _HOURS = (3600.0, 0.05, "Seconds vs hours? An hour has 3,600 s.")
+_MINUTES = (60.0, 0.05, "Minutes vs hours? An hour has 60 minutes.")
+_DAYS = [(24.0, 0.05, "Hours vs days? A day has 24 hours."), (86400.0, 0.05, "Seconds vs days? A day has 86,400 s.")]
+_PER_HOUR = [(60.0, 0.05, "Per minute vs per hour? An hour has 60 minutes."),
+             (3600.0, 0.05, "Per second vs per hour? An hour has 3,600 s.")]
+_PER_DAY = [(24.0, 0.05, "Per hour vs per day? A day has 24 hours."),
+            (86400.0, 0.05, "Per second vs per day? A day has 86,400 s.")]
 _CALENDAR: dict[str, list[tuple[float, float, str]]] = {
     "min": [(60.0, 0.05, "Seconds vs minutes? A minute has 60 s.")],
-    "h": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
-    "hour": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
-    "hours": [(60.0, 0.05, "Minutes vs hours? An hour has 60 minutes."), _HOURS],
-    "day": [(24.0, 0.05, "Hours vs days? A day has 24 hours."), (86400.0, 0.05, "Seconds vs days? A day has 86,400 s.")],
-    "days": [(24.0, 0.05, "Hours vs days? A day has 24 hours."), (86400.0, 0.05, "Seconds vs days? A day has 86,400 s.")],
+    "h": [_MINUTES, _HOURS], "hour": [_MINUTES, _HOURS], "hours": [_MINUTES, _HOURS],
+    "d": _DAYS, "day": _DAYS, "days": _DAYS,
+    "per minute": [(60.0, 0.05, "Per second vs per minute? A minute has 60 s.")],
+    "per min": [(60.0, 0.05, "Per second vs per minute? A minute has 60 s.")],
+    "per hour": _PER_HOUR, "per h": _PER_HOUR, "/h": _PER_HOUR, "/hour": _PER_HOUR,
+    "per day": _PER_DAY, "per d": _PER_DAY, "/d": _PER_DAY, "/day": _PER_DAY,
+    "per week": [(7.0, 0.05, "Per day vs per week? A week has 7 days.")],
 }
+# An answer rounded to 2 or 3 significant figures is told to keep more digits before any slip is
+# tried. One rounded to a single figure, or cut (truncated) to 1-3, is told so after the exercise's
+# own wrong values only: a lab may name such a value (40 ns for 40.96, from a 4000-byte "KiB").
+ROUNDED_FIRST = {"round": [2, 3], "cut": []}
+ROUNDED_LATER = {"round": [1], "cut": [1, 2, 3]}
 VALUE_SLIP_TOL = 0.02     # a tempting wrong value matches within 2 % (or the exercise's tolerance if tighter)
 EXTRA_SLIP_TOL = 0.02     # likewise for an exercise's own factors
 
 # Kept for code that listed the classic factors (each as factor, explanation).
 COMMON_SLIPS: tuple[tuple[float, str], ...] = tuple(
-    (f, text if isinstance(text, str) else text.get("rate", _TWO_OTHER)) for f, _, _, text in _FACTOR_SLIPS)
+    (f, text if isinstance(text, str) else text.get("rate", _TWO_OTHER)) for f, _, _, text in _FACTOR_SLIPS) + (
+    (100.0, _PERCENT_SLIPS["percent"][3]),)
 
 
 def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
@@ -246,6 +310,9 @@ def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
         slips.append((10 ** (answer / 10), "That is the linear power ratio; in decibels it is 10 log10 of it."))
     if kind in ("ratio", "db_ratio"):
         slips.append((1 / answer, "The ratio upside down? Check which quantity goes on top."))
+    if kind == "ratio" and 1 < answer < 10:
+        slips.append((100 * (answer - 1), "That looks like the increase in per cent; this answer is the "
+                                          "factor itself (50 % more is a factor of 1.5)."))
     return slips
 
 
@@ -395,11 +462,15 @@ def _text(name: str, text) -> str:
 
 
 def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, factors, values) -> list[dict]:
-    """The slips to test, in order: the exercise's wrong values and factors, then the common ones
-    that the kind of quantity can make and that the tolerance separates from the answer."""
-    slips: list[dict] = []
+    """The slips to test, in order: the key rounded to 2-3 figures, the exercise's wrong values, the
+    key rounded to 1 figure or cut, the exercise's factors, then the common ones that the kind of
+    quantity can make and that the tolerance separates from the answer."""
+    slips: list[dict] = [{"rounding": dict(ROUNDED_FIRST)}]
     for value, text in values:
-        slips.append({"value": value, "tol": min(rel_tol, VALUE_SLIP_TOL), "text": text})
+        # two named values closer than their tolerances (4096 and 4160 switches) split the gap
+        gaps = [abs(other / value - 1) / 2 for other, _ in values if other != value]
+        slips.append({"value": value, "tol": min([rel_tol, VALUE_SLIP_TOL] + gaps), "text": text})
+    slips.append({"rounding": dict(ROUNDED_LATER)})
     for factor, text in factors:
         slips.append({"factor": factor, "tol": min(rel_tol, EXTRA_SLIP_TOL), "text": text})
     for value, text in _value_slips(answer, kind):
@@ -411,7 +482,12 @@ def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, facto
     for factor, tol, text in common:
         if abs(factor - 1) > rel_tol and abs(1 / factor - 1) > rel_tol:
             words = text if isinstance(text, str) else text.get(kind, _TWO_OTHER)
+            if factor == 2.0 and unit in _CALENDAR:
+                words = _TWO_OTHER                      # no round trip in a number of days
             slips.append({"factor": factor, "tol": min(rel_tol, tol), "text": words})
+    if kind in _PERCENT_SLIPS:
+        factor, tol, capped, text = _PERCENT_SLIPS[kind]
+        slips.append({"factor": factor, "tol": min(rel_tol, tol) if capped else tol, "text": text})
     return slips
 
 
@@ -440,6 +516,21 @@ _NUMBER = re.compile(
 _GROUP_SEPS = "_'\u2019 \u00a0\u2009\u202f"
 
 
+def _digits(x: float, digits: int) -> tuple[str, int]:
+    """``|x|`` (finite, non-zero) rounded to ``digits`` significant digits: the digits and the decimal
+    exponent of the first (``204.8, 3`` -> ``("205", 2)``). Half away from zero, on the double's exact
+    value, as JavaScript's toExponential(digits - 1)."""
+    with localcontext() as ctx:
+        ctx.prec = 1000                       # exact: the double's full decimal expansion
+        d = Decimal(abs(x))
+        e = d.adjusted()
+        q = d.quantize(Decimal(1).scaleb(e - digits + 1), rounding=ROUND_HALF_UP)
+        if q.adjusted() > e:                  # 9.9996 -> 10.00
+            e += 1
+            q = d.quantize(Decimal(1).scaleb(e - digits + 1), rounding=ROUND_HALF_UP)
+    return "".join(str(k) for k in q.as_tuple().digits), e
+
+
 def fmt(x: float, digits: int = 4) -> str:
     """``x`` to ``digits`` significant digits, plainly (``327.7``, ``65530``, ``0.0012``), or as
     ``3.2e-6`` outside 1e-4..1e9. Rounds half away from zero, as JavaScript's toExponential does."""
@@ -452,15 +543,7 @@ def fmt(x: float, digits: int = 4) -> str:
     digits = validate.integer("digits", digits, minimum=1, maximum=17, why="a double holds 17 significant digits")
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else str(x)
-    with localcontext() as ctx:
-        ctx.prec = 1000                       # exact: the double's full decimal expansion
-        d = Decimal(abs(x))
-        e = d.adjusted()
-        q = d.quantize(Decimal(1).scaleb(e - digits + 1), rounding=ROUND_HALF_UP)
-        if q.adjusted() > e:                  # 9.9996 -> 10.00
-            e += 1
-            q = d.quantize(Decimal(1).scaleb(e - digits + 1), rounding=ROUND_HALF_UP)
-    mantissa = "".join(str(k) for k in q.as_tuple().digits)
+    mantissa, e = _digits(x, digits)
     sign = "-" if x < 0 else ""
     if -4 <= e < 9:
         if e >= digits - 1:
@@ -535,7 +618,7 @@ def _unit_scale(text: str, spec: dict) -> tuple[float | None, str]:
     if match is None:
         return None, _say("unknown_unit", unit, text=text)
     typed_kind, typed_scale = match
-    if typed_kind != kind and not (typed_kind == "ratio" and kind in ("db_ratio", "count")):
+    if typed_kind != kind and kind not in COMPATIBLE.get(typed_kind, ()):
         return None, _say("wrong_kind", unit, text=text, typed_quantity=QUANTITIES[typed_kind],
                           quantity=QUANTITIES[kind])
     return (1.0 if spec.get("scale") is None else typed_scale / spec["scale"]), ""
@@ -604,6 +687,26 @@ def check_spec(spec: dict, value) -> Feedback:
     return Feedback(verdict.correct, message, verdict.ratio)
 
 
+def _rounded(answer: float, k: int) -> tuple[float, float]:
+    """The answer cut and rounded (half up) to ``k`` significant digits, as |values|."""
+    mantissa, e = _digits(answer, KEY_DIGITS)
+    cut, up = int(mantissa[:k]), int(mantissa[k]) >= 5
+    return float(f"{cut}e{e - k + 1}"), float(f"{cut + up}e{e - k + 1}")
+
+
+def _rounding_of(given: float, answer: float, rounding: dict) -> bool:
+    """Whether ``given`` is the answer rounded to one of ``rounding["round"]`` significant digits, or cut
+    to one of ``rounding["cut"]``."""
+    values = [_rounded(answer, k)[1] for k in rounding["round"]] + [_rounded(answer, k)[0] for k in rounding["cut"]]
+    return any(abs(abs(given) / v - 1.0) <= SAME_NUMBER for v in values)
+
+
+def _digits_needed(answer: float, rel_tol: float) -> int:
+    """The fewest significant digits to which the answer, rounded, is within the tolerance."""
+    return next((k for k in range(1, KEY_DIGITS) if abs(_rounded(answer, k)[1] / abs(answer) - 1.0) <= rel_tol),
+                KEY_DIGITS)
+
+
 def _judge(given: float, spec: dict) -> Feedback:
     expected, rel_tol, unit = spec["answer"], spec["rel_tol"], spec["unit"]
     ratio = given / expected
@@ -614,6 +717,11 @@ def _judge(given: float, spec: dict) -> Feedback:
     if ratio < 0:
         return Feedback(False, _say("sign", unit), ratio)
     for slip in spec["slips"]:
+        if "rounding" in slip:
+            if _rounding_of(given, expected, slip["rounding"]):
+                return Feedback(False, _say("rounded", unit, digits=str(_digits_needed(expected, rel_tol)),
+                                            tol=fmt(100 * rel_tol, 3)), ratio)
+            continue
         tol = slip["tol"]
         if "value" in slip:
             if abs(given / slip["value"] - 1.0) <= tol:

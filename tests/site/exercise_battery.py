@@ -2,10 +2,13 @@
 
 The exercises are read from the built site (each ``.netlab-exercise`` element carries its
 ``data-spec`` and the checker's tables as JSON), so no notebook is executed again. For each one, :func:`battery` lists typed
-answers: the right one, the same in another unit, the classic slips (x8, x1000, x2, x1.024,
-the decibel voltage formula), a unit of the wrong kind and a random wrong number.
-:func:`problems` says what is wrong with a verdict. Which slip a quantity can make is
-written here again, independently of netlab's own table.
+answers: the right one, the same in another unit, the answer rounded and cut to 2 and 3
+significant figures, the classic slips (x8, x16, x1000, x2, x1.024, the decibel voltage
+formula), a percentage typed as a fraction and a factor as a percentage, a unit of the wrong
+kind, a random wrong number, and the tempting wrong values the lab's solution and its hidden
+instructor check name (:data:`TEMPTING`, copied by hand from the labs, with the words the
+message must contain). :func:`problems` says what is wrong with a verdict. Which slip a
+quantity can make is written here again, independently of netlab's own table.
 """
 
 from __future__ import annotations
@@ -20,15 +23,82 @@ import random
 
 from tests.site.sitefiles import content_pages
 
-BITS_BYTES = {"data", "rate", "time", "energy_per_bit"}      # x8 can come from a size or a rate
-PREFIXED = {"data", "rate", "time", "power", "energy_per_bit"}  # x1000: an SI prefix
+BITS_BYTES = {"data", "rate", "energy_per_bit"}     # x8: a bit or a byte is in the unit (a time only if the lab says)
+PREFIXED = {"data", "rate", "time", "power", "energy", "energy_per_bit"}  # x1000: an SI prefix
 BINARY = {"data", "rate"}                                      # x1.024: KiB vs KB
+CALENDAR = {"min", "h", "hour", "hours", "d", "day", "days"}  # no SI prefix on days
+ROUNDED = "Close, but rounded too far: round the answer to "
 # the common messages' own words, which must not appear where the quantity cannot make the slip
-COMMON_WORDS = {"x8": "Bits vs bytes? 1 byte = 8 bits", "x1000": "A prefix slip",
+COMMON_WORDS = {"x8": "Bits vs bytes? 1 byte = 8 bits", "x16": "bits vs bytes", "x1000": "A prefix slip",
                 "x1.024": "Binary vs decimal? 1 KiB = 1024 B", "voltage": "10^(dB/20)"}
 # a value in another unit of the same kind (unit, its SI scale)
 OTHER_UNIT = {"data": ("bit", 1.0), "rate": ("bit/s", 1.0), "time": ("s", 1.0), "power": ("W", 1.0),
-              "energy_per_bit": ("fJ/bit", 1e-15)}
+              "energy_per_bit": ("fJ/bit", 1e-15), "energy": ("MWh", 3.6e9), "frequency": ("per hour", 1 / 3600),
+              "ratio": ("%", 0.01)}
+
+# The tempting wrong values each lab names (in its solution or its hidden instructor check), as a
+# student would type them, and words of the message the lab intends; "Correct" marks an answer
+# that must be accepted. Worked from the labs' texts, not from the checker.
+TEMPTING: dict[str, list[tuple[str, str]]] = {
+    "ex-weights": [("40", "BF16"), ("85.9", "80 GiB")],
+    "ex-gpus": [("5", "weights"), ("33", "80 GiB"), ("40", "18 bytes")],
+    "ex-allreduce": [("0.0689", "400 Gb/s is 50 GB/s"), ("0.069", "400 Gb/s is 50 GB/s"),
+                     ("0.2756", "half a ring"), ("0.56", "2S/β")],
+    "ex-serialize": [("5.12", "32,768 bits"), ("40", "4096 bytes"), ("81.92", "2x too large")],
+    "ex-bdp": [("3200", "Bits vs bytes"), ("200", "half the round trip"), ("390.6", "1 KiB = 1024 B"),
+               ("409.6", "1 KiB = 1024 B")],
+    "ex-nvlink": [("7200", "bidirectional"), ("7,200", "bidirectional"), ("450", "Bits vs bytes"),
+                  ("900", "both directions"), ("1800", "2x too small")],
+    "ex-pingpong": [("1.1", "one hop"), ("4.2", "round trip"), ("11.45", "kernel")],
+    "ex-cores": [("5.86", "sender"), ("11.89", "both hosts")],
+    "ex-gdr": [("30", "seed"), ("66.2", "400 Gb/s")],
+    "ex-reg": [("12.505", "256 MiB"), ("12.5", "256 MiB")],
+    "ex-breakeven": [("1.25", "+25 %"), ("1.15", "difference of the shares"), ("1.125", "20 % share"),
+                     ("120 %", "Correct"), ("1.2", "Correct")],
+    "ex-incast": [("81.92", "headers"), ("81.9", "headers"), ("83.89", "64 KiB"), ("85.23", "64 KiB"),
+                  ("10.4", "bits per second")],
+    "ex-credits": [("33.6", "fibre once"), ("465", "Bits vs bytes"), ("9.16", "leaves out the fibre"), ("49.0", "round trip alone"),
+                   ("53.1", "switch"), ("58", "Correct")],
+    "ex-fat-tree": [("4096", "leaves out the core"), ("4160", "k core switches")],
+    "ex-paths-used": [("63.21", "1 - 1/e"), ("63.2", "1 - 1/e"), ("36.2", "left idle"), ("62.6", "exponent 31")],
+    "ex-bisection": [("614.4", "non-blocking"), ("409.6", "every uplink"), ("102.4", "2x too small"),
+                     ("200", ROUNDED)],
+    "ex-ring-time": [("1.9445", "half a ring"), ("1.94", "half a ring"), ("31.12", "GB/s with Gb/s"),
+                     ("31.1", "GB/s with Gb/s"), ("4.444", "(n-1)/n"), ("4.44", "(n-1)/n"), ("3.90", "Correct")],
+    "ex-busbw": [("134.2", "algbw"), ("143.2", "n/(n-1)"), ("251.7", "Correct")],
+    "ex-crossover": [("1.463", "1 MiB = 1,048,576 B"), ("1.2566", "log2(n) + 1"), ("1.5", ROUNDED)],
+    "ex-alpha": [("3.857", "n - 1 = 7"), ("1.6875", "2n = 16"), ("1.9", "Correct")],
+    "ex-straggler": [("1.143", "slowest port"), ("2", "slowest port"), ("4.0", "Correct")],
+    "ex-lab07-nvl72": [("129.6", "bidirectional"), ("130", "bidirectional"), ("518.4", "Bits vs bytes"),
+                       ("3.6", "Not yet")],
+    "ex-lab07-crossover": [("19", "bidirectional"), ("9", "r itself")],
+    "ex-lab07-tpbytes": [("16.384", "one all-reduce's message"), ("28.672", "a layer has two"),
+                         ("65.536", "(n-1)/n"), ("114.688", "2x too large"), ("57.3", "Correct")],
+    "ex-lab07-moe": [("88.89", "56 of 63"), ("12.5", "stays inside")],
+    "ex-pipe": [("192.3", "t_det/T alone"), ("196.3", "4,096-byte payload"), ("193.3", "Correct")],
+    "ex-gbn": [("82.4", "(1 - p)^K"), ("80.7", "1 - Kp"), ("99.9", "selective repeat"), ("83.8", "Correct")],
+    "ex-qps": [("16384", "itself"), ("4095", "one QP per peer"), ("16,380", "Correct")],
+    "ex-rto": [("10.16", "timeout alone"), ("1.153", "Bits vs bytes"), ("9.22", "Correct")],
+    "ex-lab09-db": [("5.5", "Decibels subtract"), ("7.94", "10^(dB/20)"), ("18", "gap in decibels"),
+                    ("63.1", "Correct")],
+    "ex-lab09-pjbit": [("5.625", "engine alone"), ("1.8", "SerDes alone"), ("59.4", "Bits vs bytes")],
+    "ex-lab09-lasers": [("0.2", "per hour"), ("4800", "10^9"), ("0.2 per hour", "Correct"),
+                        ("4.8 per hour", "Per hour vs per day"), ("4.8/day", "Correct")],
+    "ex-lab09-tbs": [("102.4", "Bits vs bytes"), ("25.6", "bidirectional"), ("102.4 Tb/s", "Correct")],
+    "ex-lab10-rtt": [("244.8", "one-way"), ("245", "one-way"), ("333.6", "vacuum"), ("979.3", "2x too large"),
+                     ("489.7", "Correct")],
+    "ex-lab10-bdp": [("783.5", "Bits vs bytes"), ("783", "Bits vs bytes"), ("48.97", "one-way"),
+                     ("66.7", "vacuum"), ("97.9", "Correct")],
+    "ex-lab10-window": [("20.4", "Bits vs bytes"), ("326.7", "one-way"), ("800", "line rate"), ("163", "Correct")],
+    "ex-lab10-buffer": [("3.67", "(n - 1)"), ("1.224", "two-sender"), ("19.6", "Bits vs bytes"),
+                        ("2.45", "Correct")],
+    "ex-lab11-ecmp": [("19.0", "no overlap"), ("15.2", "exposed"), ("3.75", "pipeline"), ("4.0", "Correct")],
+    "ex-lab11-bubble": [("87.5", "8 micro-batches"), ("50", "(p - 1)/m"), ("37.5", "pp = 4"),
+                        ("0.4375", "Percent vs fraction"), ("43.75", "Correct")],
+    "ex-lab11-energy": [("5.01", "IT energy"), ("5.0", "IT energy"), ("0.330", "multiply by 24"),
+                        ("7912", "MWh"), ("12.50", "PUE"), ("7912 MWh", "Correct"), ("7,910 MWh", "Correct"),
+                        ("7.9", "Correct")],
+}
 
 
 @dataclass(frozen=True)
@@ -95,7 +165,18 @@ def _own_texts(spec: dict) -> list[str]:
     common = ("Bits vs bytes", "A prefix slip", "Binary vs decimal? 1 ", "A factor of 2", "One-way vs",
               "Percent vs", "Off by 16", "10 log10 vs", "That is 10^(dB", "That is the gap", "upside down",
               "That is the linear", "Seconds vs", "Minutes vs", "Hours vs")
-    return [s["text"] for s in spec["slips"] if not s["text"].startswith(common)]
+    common += ("Per cent vs", "That looks like the increase", "Per second vs", "Per minute vs", "Per hour vs",
+               "Per day vs")
+    return [s["text"] for s in spec["slips"] if "text" in s and not s["text"].startswith(common)]
+
+
+def _figures(x: float, k: int) -> tuple[str, str]:
+    """x rounded (half up) and cut to k significant figures, as typed (from its 12-digit form)."""
+    from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+    d = Decimal(f"{x:.11e}")
+    step = Decimal(1).scaleb(d.adjusted() - k + 1)
+    return (str(float(d.quantize(step, rounding=ROUND_HALF_UP))), str(float(d.quantize(step, rounding=ROUND_DOWN))))
 
 
 def battery(ex: SiteExercise) -> list[tuple[str, str]]:
@@ -103,19 +184,27 @@ def battery(ex: SiteExercise) -> list[tuple[str, str]]:
     spec, a = ex.spec, ex.spec["answer"]
     kind = spec["quantity"]
     tries = [("right", repr(a)), ("right, rounded", f"{a:.5g}")]
+    for k in (2, 3):
+        half_up, cut = _figures(a, k)
+        tries += [(f"rounded to {k} figures", half_up), (f"cut to {k} figures", cut)]
     if kind in OTHER_UNIT and spec.get("scale"):
         unit, scale = OTHER_UNIT[kind]
         tries.append(("right, other unit", f"{a * spec['scale'] / scale!r} {unit}"))
         tries.append(("wrong kind of unit", f"{a!r} {'ms' if kind != 'time' else 'MB'}"))
-    for label, factor in (("x8", 8), ("x1000", 1000), ("x2", 2), ("x1.024", 1.024)):
+    for label, factor in (("x8", 8), ("x16", 16), ("x1000", 1000), ("x2", 2), ("x1.024", 1.024)):
         tries.append((label, repr(a * factor)))
         tries.append((label.replace("x", "/", 1), repr(a / factor)))
     if a > 0:
         tries.append(("voltage", repr(math.sqrt(a))))
+    if kind == "percent":
+        tries += [("fraction", repr(a / 100)), ("fraction, 2 figures", _figures(a / 100, 2)[0])]
+    if kind == "ratio":
+        tries.append(("factor as per cent", repr(a * 100)))
+    tries += [("tempting", typed) for typed, _ in TEMPTING.get(ex.key, [])]
     rng = random.Random(ex.key)
     while True:       # a wrong answer that is no slip: 2.6-6x off, away from every slip listed
         r = math.exp(rng.uniform(math.log(2.6), math.log(6.0))) ** rng.choice((1, -1))
-        centers = [s["value"] / a if "value" in s else s["factor"] for s in spec["slips"]]
+        centers = [s["value"] / a if "value" in s else s["factor"] for s in spec["slips"] if "rounding" not in s]
         centers += [1 / s["factor"] for s in spec["slips"] if "factor" in s]
         if all(abs(r / c - 1) > 0.15 for c in centers if c > 0):
             break
@@ -132,7 +221,22 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
     out = []
     if label.startswith("right"):
         return [] if correct else [f"{where}: the right answer is refused"]
+    if label.startswith("rounded to"):      # never a slip's name (issue 31)
+        return [] if correct or message.startswith(ROUNDED) else [f"{where}: a rounded answer gets a slip's name"]
+    if label.startswith("cut to"):          # or the lab's own wrong value, if the lab names it
+        return [] if correct or message.startswith(ROUNDED) or own else [f"{where}: a cut answer gets a slip's name"]
+    if label == "tempting":
+        phrase = dict(TEMPTING[ex.key])[typed]
+        if phrase == "Correct":
+            return [] if correct else [f"{where}: the lab's answer is refused"]
+        return [] if not correct and phrase in message else [f"{where}: the lab intends a message with {phrase!r}"]
+    if label.startswith("fraction"):
+        return [] if "Percent vs fraction?" in message else [f"{where}: a fraction for a percentage is not told so"]
+    if label == "factor as per cent":
+        return [] if own or "Per cent vs factor?" in message else [f"{where}: a percentage for a factor is not told so"]
     given = float(typed) if label != "wrong kind of unit" else math.nan
+    if message.startswith(ROUNDED) and typed in {t for k in (1, 2, 3) for t in _figures(spec["answer"], k)}:
+        return []                      # a slip that lands on the answer rounded (200 for 204.8): told to keep digits
     if correct and abs(given / spec["answer"] - 1) <= tol:
         return []                      # a small factor inside a wide tolerance (separation_problems says so)
     if correct:
@@ -140,11 +244,11 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
     if label == "wrong kind of unit":
         return [] if "but this answer is" in message else [f"{where}: the wrong unit is not explained"]
     slip = label.replace("/", "x", 1)
-    calendar = spec["unit"] in ("min", "h", "hour", "hours", "day", "days")     # no SI prefix on days
-    named = {"x8": kind in BITS_BYTES, "x1000": kind in PREFIXED and not calendar, "x1.024": kind in BINARY,
-             "x2": True, "voltage": kind == "db_ratio"}.get(slip)
+    calendar = spec["unit"] in CALENDAR
+    named = {"x8": kind in BITS_BYTES, "x16": kind in BINARY, "x1000": kind in PREFIXED and not calendar,
+             "x1.024": kind in BINARY, "x2": True, "voltage": kind == "db_ratio"}.get(slip)
     if named is True and not own:
-        needle = {"x8": "8x too", "x1000": "1000x too", "x2": "2x too", "x1.024": "1.024x too",
+        needle = {"x8": "8x too", "x16": "16x too", "x1000": "1000x too", "x2": "2x too", "x1.024": "1.024x too",
                   "voltage": "10^(dB/20)"}[slip]
         if needle not in message:
             out.append(f"{where}: the slip {slip} is not named")
@@ -152,6 +256,8 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
             out.append(f"{where}: x2 on a rate should suggest one-way vs bidirectional")
     if named is False and slip in COMMON_WORDS and COMMON_WORDS[slip] in message:
         out.append(f"{where}: a {kind} cannot make the slip {slip}, but the message suggests it")
+    if slip == "x2" and calendar and ("round trip" in message or "bidirectional" in message):
+        out.append(f"{where}: a number of days has no round trip or direction")
     if label == "random" and ("x too" in message or own or "Not yet: your answer is too" not in message):
         out.append(f"{where}: a random wrong answer is explained as a slip")
     return out
@@ -162,6 +268,8 @@ def separation_problems(ex: SiteExercise) -> list[str]:
     spec, a, tol = ex.spec, ex.spec["answer"], ex.spec["rel_tol"]
     out = []
     for s in spec["slips"]:
+        if "rounding" in s:
+            continue
         for center in ([s["value"] / a] if "value" in s else [s["factor"], 1 / s["factor"]]):
             if abs(center - 1) <= tol:
                 out.append(f"{ex.page} {ex.key}: the slip {s['text']!r} is within ±{tol:g} of the answer")

@@ -140,11 +140,23 @@ def test_browser_agrees_with_python_on_random_text(checker_page):
     import random
 
     rng = random.Random(20261203)
-    specs = [case_exercise(name).spec() for name in ("serialize-ns", "fat-tree", "db-ratio", "busbw-gbs", "paths-pct")]
+    specs = [case_exercise(name).spec() for name in ("serialize-ns", "fat-tree", "db-ratio", "busbw-gbs", "paths-pct",
+                                                     "energy-gwh", "lasers-day", "breakeven", "qps", "bubble-pct")]
     pieces = list("0123456789") * 3 + list(".,_' eE+-x×^*%") + ["ns", " us", "µs", " MB", "Gb/s", " GPUs", "mb",
-                                                               "\u00a0", "\u2212", "10^", " dB", " x", "KiB"]
+                                                               "\u00a0", "\u2212", "10^", " dB", " x", "KiB",
+                                                               " MWh", " per hour", "/h", " TJ", " per day"]
     pairs = [[rng.choice(specs), "".join(rng.choice(pieces) for _ in range(rng.randint(0, 9)))] for _ in range(3000)]
     pairs += [[rng.choice(specs), f"{10 ** rng.uniform(-8, 8):.{rng.randint(1, 7)}g}"] for _ in range(1000)]
+    # answers of every kind rounded and cut by hand to 1-4 figures, against tolerances of 0.01-5 %
+    units = ["KB", "Gb/s", "ns", "days", "%", "x", "GPUs", "GWh", "per day", "W", "pJ/bit", "dB"]
+    for _ in range(600):
+        answer = rng.uniform(1, 10) * 10.0 ** rng.randint(-5, 8)
+        spec = exercises.numeric("ex", "q", answer=answer, unit=rng.choice(units),
+                                 rel_tol=rng.choice([1e-4, 0.002, 0.005, 0.01, 0.02, 0.05])).spec()
+        digits = f"{answer:.3e}".split("e")
+        for k in (1, 2, 3, 4):
+            pairs.append([spec, f"{float(digits[0]):.{k - 1}f}e{digits[1]}"])
+            pairs.append([spec, f"{int(float(digits[0]) * 10 ** (k - 1)) / 10 ** (k - 1)}e{digits[1]}"])
     disagree = []
     for (spec, text), (correct, message) in zip(pairs, _js_verdicts(checker_page, pairs)):
         py = exercises.check_spec(spec, text)

@@ -27,8 +27,15 @@ def test_every_exercise_answers_right_slips_and_random_answers(book_exercises):
             feedback = exercises.check_spec(ex.spec, typed)
             trouble += eb.problems(ex, label, typed, feedback.correct, feedback.message)
             tried += 1
-    assert tried >= 12 * len(book_exercises)
+    assert tried >= 20 * len(book_exercises)      # 12-14 inputs each before issue 31
     assert not trouble, "\n".join(trouble)
+
+
+def test_every_exercise_has_the_tempting_values_of_its_lab(book_exercises):
+    # the battery tries each exercise's named wrong values: a new exercise lists its own in eb.TEMPTING
+    missing = sorted({ex.key for ex in book_exercises} - set(eb.TEMPTING))
+    unknown = sorted(set(eb.TEMPTING) - {ex.key for ex in book_exercises})
+    assert not missing and not unknown, (missing, unknown)
 
 
 def test_every_tolerance_separates_the_answer_from_each_slip(book_exercises):
@@ -67,11 +74,39 @@ def _one(book_exercises, key):
     ("ex-lab09-db", "7.94", "10^(dB/20)"),                   # was "8x too small. Bits vs bytes?"
     ("ex-lab09-db", "5.5", "Decibels subtract"),
     ("ex-paths-used", "63.2", "1 - 1/e"),                    # was accepted as correct (1 % tolerance)
-    ("ex-paths-used", "60", "Close, but outside"),           # was "1 GiB = 2^30 B"
+    ("ex-paths-used", "60", "Close, but rounded too far"),   # was "1 GiB = 2^30 B"
+    ("ex-bisection", "200", "Close, but rounded too far"),   # was "1.024x too small. Binary vs decimal?" (review L1)
+    ("ex-crossover", "1.5", "Close, but rounded too far"),   # was the KiB hint (review L1)
+    ("ex-rto", "10.16", "timeout alone"),                     # was "1 TiB = 2^40 B" (review L1)
+    ("ex-qps", "16384", "itself"),                           # was "Close… check rounding" (review L1)
+    ("ex-weights", "85.9", "80 GiB"),                        # was "Close … check rounding" (review N5)
+    ("ex-incast", "85.23", "64 KiB"),                        # was "Close … check rounding" (review N5)
+    ("ex-gdr", "30", "seed"),                     # was "Re-read the units of each input" (review N5)
+    ("ex-gdr", "66.2", "400 Gb/s"),                          # was "a term counted twice" (review N5)
+    ("ex-pingpong", "11.45", "kernel"),                  # was "Re-read the units" (review N5)
+    ("ex-lab09-lasers", "4.8 per hour", "Per hour vs per day"),   # was "could not read the unit" (review N11)
+    ("ex-lab11-bubble", "87.5", "8 micro-batches"),          # the hint read "4,608 / 64 replicas" (review N11)
 ])
 def test_the_slips_the_solutions_name_are_detected(book_exercises, key, typed, phrase):
     feedback = exercises.check_spec(_one(book_exercises, key).spec, typed)
     assert not feedback.correct and phrase in feedback.message, feedback.message
+
+
+@pytest.mark.parametrize("key, typed", [("ex-lab10-rtt", "3917"), ("ex-lab10-rtt", "61.21"),
+                                        ("ex-lab11-ecmp", "31.72"), ("ex-lab11-ecmp", "0.4956")])
+def test_a_time_with_no_byte_in_it_is_never_told_about_bits(book_exercises, key, typed):
+    # x8 on a fibre delay or on days was "Bits vs bytes? ... link rates are in bits per second" (review N11)
+    feedback = exercises.check_spec(_one(book_exercises, key).spec, typed)
+    assert not feedback.correct and "bits" not in feedback.message.lower(), feedback.message
+    assert "by a factor of 8" in feedback.message
+
+
+@pytest.mark.parametrize("key, typed, echo", [("ex-lab11-energy", "7912 MWh", "7912 MWh = 7.912"),
+                                              ("ex-lab09-lasers", "0.2 per hour", "0.2 per hour = 4.8 per day.")])
+def test_energies_and_numbers_per_hour_are_read(book_exercises, key, typed, echo):
+    # "8005 MWh" and "4.8 per hour" were "I could not read the unit" (review N11)
+    feedback = exercises.check_spec(_one(book_exercises, key).spec, typed)
+    assert feedback.correct and feedback.message.startswith(echo), feedback.message
 
 
 def test_the_book_collapses_hidden_inputs(site_root, book_exercises):
