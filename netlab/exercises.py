@@ -311,8 +311,8 @@ def _value_slips(answer: float, kind: str) -> list[tuple[float, str]]:
     if kind in ("ratio", "db_ratio"):
         slips.append((1 / answer, "The ratio upside down? Check which quantity goes on top."))
     if kind == "ratio" and 1 < answer < 10:
-        slips.append((100 * (answer - 1), "That looks like the increase in per cent; this answer is the "
-                                          "factor itself (50 % more is a factor of 1.5)."))
+        slips.append((100 * (answer - 1), ("That looks like the increase in per cent; this answer is the "
+                                           "factor itself (50 % more is a factor of 1.5).")))
     return slips
 
 

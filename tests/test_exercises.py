@@ -133,8 +133,8 @@ def test_binary_prefix_is_not_suggested_for_a_percentage_of_paths():
 def test_no_binary_prefix_for_quantities_without_bytes(unit, answer):
     ex = exercises.numeric("ex", "q", answer=answer, unit=unit)
     for factor in (1.024, 1.048576, 1.073741824):
-        for given in (answer * factor, answer / factor):
-            assert "Binary" not in ex.check(given).message
+        for typed in (answer * factor, answer / factor):
+            assert "Binary" not in ex.check(typed).message
 
 
 @pytest.mark.parametrize("unit", ["B", "KB", "MiB", "GB/s", "Gb/s", "TB/s"])
@@ -142,8 +142,8 @@ def test_binary_prefix_for_sizes_and_rates_only_when_the_ratio_matches(unit):
     ex = exercises.numeric("ex", "q", answer=100.0, unit=unit)
     assert "GiB" in ex.check(100 * 1.073741824).message
     assert "GiB" in ex.check(100 / 1.0737).message               # rounded as a student would
-    for given in (106.0, 108.5, 96.5):                           # 2-9.5 % off, but no binary factor
-        assert ex.check(given).message.startswith("Close, but outside the tolerance")
+    for typed in (106.0, 108.5, 96.5):                           # 2-9.5 % off, but no binary factor
+        assert ex.check(typed).message.startswith("Close, but outside the tolerance")
 
 
 def test_bits_vs_bytes_is_not_suggested_for_a_count_or_a_ratio():
@@ -163,8 +163,8 @@ def test_a_named_wrong_value_is_detected_before_a_generic_factor():
 def test_decibel_voltage_formula_is_named():
     # 18 dB as a power ratio is 10^1.8 = 63.1; the voltage formula gives 10^0.9 = 7.94 (was "bits vs bytes?")
     ex = exercises.numeric("ex", "ratio", answer=10 ** (18 / 10), unit="x", quantity="db_ratio")
-    for given in (10 ** (18 / 20), 7.94, "7.9"):
-        message = ex.check(given).message
+    for typed in (10 ** (18 / 20), 7.94, "7.9"):
+        message = ex.check(typed).message
         assert "10^(dB/20)" in message and "Bits" not in message
     level = exercises.numeric("ex", "dB", answer=18.0, unit="dB")
     assert "20 log10" in level.check(36).message

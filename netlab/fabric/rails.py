@@ -362,6 +362,7 @@ def comparison_table(sizes=(1024, 4096, 16384, 32768, 98304), switch: str = "sn5
                      domain: str = "dgx-h100") -> str:
     """A Markdown table of the three wirings at each GPU count: tiers, switches, transceivers,
     cost (millions of dollars, low-high) and power (kW)."""
+    sizes = validate.sequence("sizes", sizes)
     rows = ["| GPUs | wiring | tiers | switches | transceivers | cost (\\$ M) | power (kW) |",
             "|---|---|---|---|---|---|---|"]
     for n in sizes:

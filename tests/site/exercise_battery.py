@@ -66,6 +66,8 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
     "ex-ring-time": [("1.9445", "half a ring"), ("1.94", "half a ring"), ("31.12", "GB/s with Gb/s"),
                      ("31.1", "GB/s with Gb/s"), ("4.444", "(n-1)/n"), ("4.44", "(n-1)/n"), ("3.90", "Correct")],
     "ex-busbw": [("134.2", "algbw"), ("143.2", "n/(n-1)"), ("251.7", "Correct")],
+    "ex-rail-only": [("320", "rail-optimized"), ("24", "one rail"), ("128", "leaves only"), ("48", "Recheck"),
+                     ("192", "Correct")],
     "ex-crossover": [("1.463", "1 MiB = 1,048,576 B"), ("1.2566", "log2(n) + 1"), ("1.5", ROUNDED)],
     "ex-alpha": [("3.857", "n - 1 = 7"), ("1.6875", "2n = 16"), ("1.9", "Correct")],
     "ex-straggler": [("1.143", "slowest port"), ("2", "slowest port"), ("4.0", "Correct")],
