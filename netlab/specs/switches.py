@@ -30,7 +30,9 @@ register(
     Spec("sim.assume.rto", 1 * ms, "s",
          "Retransmission timeout of the simulated go-back-N transport",
          "netlab-assumptions", "2026", "assumption", "-", published="1 ms",
-         note="RDMA NICs use timeouts of milliseconds or more; lower it to see faster recovery."),
+         note="A RoCE QP's configured timeout is milliseconds (67.1 ms at perftest's exponent 14); adapters "
+              "with adaptive retransmission may resend after as little as 4 us (chapter 4). Lower it to "
+              "see faster recovery."),
     Spec("sim.assume.link_propagation", 25 * ns, "s",
          "Propagation delay of one simulated cable (about 5 m of fibre at 4.9 ns/m)",
          "netlab-assumptions", "2026", "assumption", "-", published="25 ns"),
