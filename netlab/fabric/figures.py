@@ -166,10 +166,10 @@ def rails_readout(n_gpus: int, domain: str, switch: str = "quantum2") -> str:
         return f"No wiring attaches {n_gpus:,} GPUs in three tiers of this switch. " + timing
     if ro is None:
         return (f"{n_gpus:,} GPUs exceed three tiers of this switch for the fat tree and rail-optimized fabric; "
-                f"rail-only builds each rail in {rl.n_tiers} tier(s) with {rl.n_switches:,} switches in all. "
+                f"rail-only builds each rail in {rl.n_tiers} tier{'s' if rl.n_tiers > 1 else ''} with {rl.n_switches:,} switches in all. "
                 + timing)
     s = rails.rail_only_saving(n_gpus, switch, domain)
-    return (f"Rail-only needs {rl.n_tiers} tier(s) and {rl.n_switches:,} switches against {ro.n_tiers} and "
+    return (f"Rail-only needs {rl.n_tiers} tier{'s' if rl.n_tiers > 1 else ''} and {rl.n_switches:,} switches against {ro.n_tiers} and "
             f"{ro.n_switches:,}: {s.cost_low:.0%} less network cost and {s.power:.0%} less network power "
             f"than rail-optimized. " + timing)
 

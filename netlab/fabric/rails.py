@@ -114,7 +114,7 @@ class RailFabric:
 
     def __repr__(self) -> str:
         return (f"RailFabric({KIND_NAMES[self.kind]}, {self.n_gpus:,} GPUs in {self.n_domains:,} domains of "
-                f"{self.n_rails} on {self.switch}: {self.n_tiers} tier(s), {self.n_switches:,} switches, "
+                f"{self.n_rails} on {self.switch}: {self.n_tiers} tier{'s' if self.n_tiers > 1 else ''}, {self.n_switches:,} switches, "
                 f"{self.n_cables:,} cables, {self.n_transceivers:,} transceivers; "
                 f"${self.cost_low_usd / 1e6:,.1f}-{self.cost_high_usd / 1e6:,.1f} M; {format_power(self.power_w)})")
 

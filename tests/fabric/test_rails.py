@@ -212,7 +212,7 @@ def test_explorer_draws_and_reads_out():
     fig = figures.draw_rails(4608, "gb200-nvl72", "quantum2")
     assert isinstance(fig, matplotlib.figure.Figure) and "rail-only: 72 switches" in fig.alt
     text = figures.rails_readout(4608, "gb200-nvl72", "quantum2")
-    assert "1 tier(s) and 72 switches against 3 and 376" in text
+    assert "1 tier and 72 switches against 3 and 376" in text
     assert "4th tier" not in text
     assert "exceed three tiers" in figures.rails_readout(73_728, "dgx-h100", "quantum2")
     for n in figures.RAIL_SIZES:          # every frame of the explorer is a whole number of racks and nodes
