@@ -338,7 +338,8 @@ class Verdict:
 
     @property
     def margins(self) -> dict[str, float]:
-        """Each constraint's use of its limit: days / max_days, watts / max, high capex / budget."""
+        """Each constraint's use of its limit:
+        days / max_days, watts / max, high capex / budget."""
         e, b = self.evaluation, self.brief
         return {"time": e.training_days / b.max_days, "power": e.site.facility_w / b.max_facility_w,
                 "budget": e.capex_high_usd / b.max_capex_usd}

@@ -72,8 +72,10 @@ _share_mathtext_parses()
 
 #: The two page backgrounds every colour must stand out from (the book theme's light and dark).
 LIGHT_BACKGROUND = "#ffffff"
+#: The dark theme's page background.
 DARK_BACKGROUND = "#14181e"
-#: Text and axes colour in each theme (both above 4.5:1 against their background).
+#: Text and axes colour in each theme
+#: (both above 4.5:1 against their background).
 LIGHT_FOREGROUND = "#1a1a1a"
 DARK_FOREGROUND = "#e6e6e6"
 
@@ -201,7 +203,7 @@ class _RememberedLabelBoxes:
         return list(self.boxes[0]), list(self.boxes[1])
 
 
-#: Draw netlab's figures with :class:`_RememberedTicks` and :class:`_RememberedLabelBoxes`
+#: Draw netlab's figures with ``_RememberedTicks`` and ``_RememberedLabelBoxes``
 #: (False: matplotlib's own tick updates and measurements).
 REMEMBER_TICKS = True
 
@@ -332,8 +334,8 @@ DARK_MEDIA = "@media (prefers-color-scheme:dark)"
 SVG_THEME = (f"<style>svg{{--fg:{LIGHT_FOREGROUND};--bg:{LIGHT_BACKGROUND}}}"
              f"{DARK_MEDIA}{{svg{{--fg:{DARK_FOREGROUND};--bg:{DARK_BACKGROUND}}}}}"
              "text{fill:var(--fg);font-family:'DejaVu Sans',Verdana,Arial,sans-serif}</style>")
-#: Where a draw is only there to lay a figure out, lay it out without drawing its artists: savefig's
-#: first, silent draw (:func:`figure_to_svg`, Jupyter's PNG) and :func:`fit_narrow`'s measuring passes
+#: Where a draw is only there to lay a figure out, lay it out without drawing its artists:
+#: savefig's first, silent draw (:func:`figure_to_svg`, Jupyter's PNG) and :func:`fit_narrow`'s measuring passes
 #: (False: draw, as matplotlib's savefig and ``draw_without_rendering`` do). The output is the same
 #: (every explorer frame of the book, 610 SVGs, compared equal); an explorer setting took 13-17 % less
 #: time for the first, then 7 % less for the second.

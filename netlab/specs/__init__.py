@@ -40,10 +40,12 @@ from dataclasses import dataclass
 import importlib
 import pkgutil
 
+#: The statuses a figure may have (the module docstring says what each means).
 STATUSES = (
     "standard", "shipping", "measured", "simulated", "announced", "vendor claim",
     "estimate", "derived", "assumption", "unconfirmed",
 )
+#: The fact sheet's grades of a source (the module docstring says what each means).
 GRADES = ("P", "S", "D", "U", "-")
 
 

@@ -86,6 +86,8 @@ def connection_state(world_size: int, active_peers: int, ranks_per_nic: int = 1,
     setup_per_qp_s : float
         Out-of-band set-up time per QP at job start (0 to ignore it).
 
+    Examples
+    --------
     >>> r = connection_state(1024, active_peers=2, phase_s=1e-3, idle_timeout_s=1e-3)
     >>> r.roce_qps, r.uet_pdcs        # 1023 peers held vs 2 peers x (current + 1 idle phase)
     (1023, 4)
