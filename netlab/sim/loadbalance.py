@@ -126,7 +126,7 @@ class PathAware(Adaptive):
 
 
 def balancer(scheme: str) -> LoadBalancer:
-    """A fresh load balancer for ``scheme`` in :data:`SCHEMES`; ``"spray"`` is
+    """A fresh load balancer for ``scheme`` in ``SCHEMES``; ``"spray"`` is
     ``Spray(shuffle=True)``, round robin in a fresh random order every round (see
     :class:`Spray` for why neither a fixed order nor a shared ACK turn)."""
     validate.choice("scheme", scheme, SCHEMES)

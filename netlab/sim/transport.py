@@ -11,7 +11,7 @@ through its own hooks. The receiver's ``on_packet(packet)`` records payload with
 counts duplicates -- counts ``out_of_order_packets``, and answers with
 ``send_ack(kind, seq, info)``.
 
-:data:`GoBackN` is what RoCE and InfiniBand reliable connections do: the receiver
+``GoBackN`` is what RoCE and InfiniBand reliable connections do: the receiver
 accepts only the next packet in sequence and acknowledges cumulatively; on the first
 gap it sends one NACK, and the sender goes back and resends everything from the
 first missing packet. A timeout (RTO) does the same when the NACK or every later
