@@ -72,7 +72,7 @@ stage: ## copy the book's sources to _build-src/, set to render nbmake's outputs
 # -W: any warning, a missing output included, fails the build.
 build: $(STAMP) ## build the site strictly from the executed copies in _build-src/
 	test -d $(SRC)/labs || { echo "no executed notebooks in $(SRC): run make book"; exit 1; }
-	NETLAB_STATIC_WIDGETS=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
+	NETLAB_STATIC_WIDGETS=1 NETLAB_SIM_PURE=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
 # Three lines of work side by side: the lint and the unit tests (both at nice 10), and the site's
 # line, the critical path.

@@ -356,7 +356,8 @@ class Verdict:
 
     @property
     def margins(self) -> dict[str, float]:
-        """Each constraint's use of its limit: days / max_days, watts / max, high capex / budget."""
+        """Each constraint's use of its limit:
+        days / max_days, watts / max, high capex / budget."""
         e, b = self.evaluation, self.brief
         return {"memory": e.state_bytes_per_gpu / specs.value(f"gpu.{_gpu_of(e.design)}.memory"),
                 "time": e.training_days / b.max_days, "power": e.site.facility_w / b.max_facility_w,

@@ -408,6 +408,7 @@ def draw_designer():
                "the step time, scaling efficiency, tokens per joule and cost.")
     return fig
 
+#: Name -> the function that draws the diagram.
 DIAGRAMS = {
     "lab-loop": draw_lab_loop,
     "designer": draw_designer,

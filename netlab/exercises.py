@@ -74,7 +74,8 @@ _CHECKER_JS = Path(__file__).resolve().parents[1] / "_static" / "netlab-exercise
 # ---------------------------------------------------------------------------------------------
 # Quantities and units.  The browser reads these tables from the page (checker_tables).
 
-QUANTITIES: dict[str, str] = {      # kind -> how a message names it
+#: Kind of quantity -> how a message names it.
+QUANTITIES: dict[str, str] = {
     "data": "a data size",
     "rate": "a data rate",
     "time": "a time",
@@ -127,6 +128,7 @@ def _frequency_units() -> dict[str, tuple[str, float]]:
     return units
 
 
+#: Unit as written -> (the kind of quantity, its scale to SI).
 UNITS: dict[str, tuple[str, float]] = {
     **_data_units(),
     "ps": ("time", 1e-12), "ns": ("time", 1e-9), "us": ("time", 1e-6), "\u00b5s": ("time", 1e-6),
@@ -351,7 +353,8 @@ class NumericExercise:
 
     @property
     def kind(self) -> str:
-        """The kind of quantity: ``quantity`` if given, else read from ``unit``."""
+        """The kind of quantity:
+        ``quantity`` if given, else read from ``unit``."""
         return self.quantity or quantity_of(self.unit)
 
     def spec(self) -> dict:

@@ -181,7 +181,9 @@ def path_time(n_bytes: float, hops: int, bandwidth_bps: float, latency_per_hop_s
     -------
     PathTime
 
-    Example: 1 MB in 4 KiB packets over 3 hops at 100 Gb/s with 1 µs per hop
+    Examples
+    --------
+    1 MB in 4 KiB packets over 3 hops at 100 Gb/s with 1 µs per hop
     takes 80 µs of serialization, 2 x 327.68 ns of pipeline fill and 3 µs of latency.
 
     >>> round(path_time(1e6, 3, 100e9, 1e-6).time_s * 1e6, 5)

@@ -41,8 +41,10 @@ from netlab import _mpl_speedups
 
 #: The two page backgrounds every colour must stand out from (the book theme's light and dark).
 LIGHT_BACKGROUND = "#ffffff"
+#: The dark theme's page background.
 DARK_BACKGROUND = "#14181e"
-#: Text and axes colour in each theme (both above 4.5:1 against their background).
+#: Text and axes colour in each theme
+#: (both above 4.5:1 against their background).
 LIGHT_FOREGROUND = "#1a1a1a"
 DARK_FOREGROUND = "#e6e6e6"
 

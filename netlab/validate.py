@@ -39,8 +39,8 @@ MAX_SAMPLES = 10_000_000     # Monte Carlo draws, trials or samples held in memo
 MAX_EVENTS = 50_000_000      # simulator events in one run
 MAX_COUNT = 10**15           # any count used in closed-form arithmetic only (ranks, GPUs, packets)
 DEFAULT_MAX_INT = 10**18     # default ceiling of integer(): no count netlab models comes near it
-LARGEST = 1e30               # default ceiling of positive()/non_negative(): above every SI quantity here
-SMALLEST = 1e-30             # floor of positive(): a divisor this small would overflow to infinity
+LARGEST = 1e30               #: default ceiling of positive()/non_negative(), above every SI quantity here
+SMALLEST = 1e-30             #: floor of positive(); a divisor this small would overflow to infinity
 
 
 def _why(why: str | None) -> str:

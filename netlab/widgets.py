@@ -59,12 +59,13 @@ import uuid
 from netlab import validate
 
 STATIC_ENV = "NETLAB_STATIC_WIDGETS"
-MAX_FRAMES = 64        # keeps page weight and build time bounded
+MAX_FRAMES = 64        #: most frames one explorer carries (keeps page weight and build time bounded)
 FRAME_DPI = 72         # resolution of figure_to_png_data_uri's PNGs (site frames are SVG)
 LIVE_DPI = 100         # resolution of the live form's PNGs
 KINDS = ("slider", "select")
-#: The smallest label (CSS px) an explorer's wide frame may show: where a column is too narrow for
-#: the wide frame's smallest label to reach it, the page shows the narrow (phone) frame instead.
+#: The smallest label (CSS px) an explorer's wide frame may show:
+#: where a column is too narrow for the wide frame's smallest label to reach it, the page shows the
+#: narrow (phone) frame instead.
 SMALLEST_TEXT_PX = 9
 #: How code names that labs pass as control values are shown when no ``fmt`` is given (anything
 #: else shows as is, underscores as spaces): the flow-control modes of chapter 4's simulator,

@@ -3,7 +3,7 @@
 A collective built from point-to-point steps costs, in the alpha-beta model, a
 latency term (steps times ``alpha_s``) plus a transfer term (bytes through the
 busiest port divided by its rate). For ``n`` ranks, ``N = n_bytes`` and a port
-rate ``B`` (bit/s, one-way) the textbook forms are {cite:p}`thakur-collectives-2005`:
+rate ``B`` (bit/s, one-way) the textbook forms are :cite:p:`thakur-collectives-2005`:
 
 * ring all-reduce (reduce-scatter then all-gather):
   ``2(n-1) alpha + 2(n-1)/n * 8N/B``;
@@ -19,7 +19,7 @@ rate ``B`` (bit/s, one-way) the textbook forms are {cite:p}`thakur-collectives-2
   SHARP (NVLS) moves ``(n+1)/n N`` per port.
 
 nccl-tests reports ``algbw = S / t`` and ``busbw = algbw * factor`` with the factors
-of :data:`BUSBW_FACTORS` {cite:p}`nccl-tests-performance`, so that busbw can be set
+of :func:`busbw_factor` :cite:p:`nccl-tests-performance`, so that busbw can be set
 beside the rate of the busiest link whatever ``n`` is. Bandwidths here are bit/s;
 ``n_bytes`` is nccl-tests' ``size`` column (for all-gather the gathered output, for
 reduce-scatter the full input).
@@ -186,7 +186,7 @@ def double_binary_tree_all_reduce_time(n_bytes: float, world_size: int, alpha_s:
     step moves at most ``N/k`` bytes through a port (two children's ``N/(2k)``). Reduce
     then broadcast take ``2(H + k - 1)`` steps with ``H = floor(log2 n)`` levels:
     ``T = 2(H + k - 1)(alpha + 8N/(k B))``. This bounds the step-by-step cost of
-    :func:`netlab.collectives.schedules.double_binary_tree_all_reduce` from above. ``k = None``
+    :func:`netlab.collectives.trees.double_binary_tree_all_reduce` from above. ``k = None``
     picks the best ``k``: about ``sqrt((H - 1) * 8N / (alpha B))``.
     """
     N, n, a, B = _checked(n_bytes, world_size, alpha_s, bandwidth_bps)
@@ -241,7 +241,7 @@ def in_network_all_reduce_time(n_bytes: float, world_size: int, alpha_s: float,
     ``variant="nvls"`` (NVLink SHARP as NCCL uses it: reduce-scatter through the
     switch, then a multicast all-gather) moves ``(n+1)/n N`` per port each way, so its
     transfer term is ``(n+1)/n`` times larger: the maintainer's
-    ``algbw = busbw * n/(n+1)`` {cite:p}`nccl-tests-pr-239`. ``k = None`` picks the best
+    ``algbw = busbw * n/(n+1)`` :cite:p:`nccl-tests-pr-239`. ``k = None`` picks the best
     ``k`` (about ``sqrt(8N share / (alpha B))``). ``busbw_bps`` uses the point-to-point
     factor ``2(n-1)/n``, as nccl-tests does unless ``NCCL_ALGO`` names NVLS.
     """

@@ -15,6 +15,7 @@ from netlab.collectives import alpha_beta as cc
 from netlab.units import GBps, format_bytes
 
 SIZES = np.logspace(1, 10, 37)
+#: The all-reduce algorithms :func:`draw_algorithms` compares, name -> its time function.
 ALGORITHMS = {
     "ring": cc.ring_all_reduce_time,
     "binomial tree": cc.tree_all_reduce_time,

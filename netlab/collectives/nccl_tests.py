@@ -1,7 +1,7 @@
 """Reading nccl-tests output, and fitting alpha and beta to it.
 
 ``nccl-tests`` (``all_reduce_perf -b 8 -e 8G -f 2 -g 8`` and friends) prints, per
-message size, the time of a collective and two bandwidths {cite:p}`nccl-tests-performance`:
+message size, the time of a collective and two bandwidths :cite:p:`nccl-tests-performance`:
 ``algbw = size / time`` and ``busbw = algbw * factor`` (``2(n-1)/n`` for all-reduce).
 :func:`parse` reads the table a reader pastes from their own cluster and refuses
 text it cannot trust, saying which line is wrong and why: a row with missing

@@ -1,7 +1,7 @@
 """NCCL's own cost model: how the library's tuner prices a collective before running it.
 
 Before it launches a collective NCCL predicts, for every algorithm and protocol it could
-use, ``time = latency + n_bytes / bandwidth``, and runs the fastest {cite:p}`nccl-tuning-cc-2-30`.
+use, ``time = latency + n_bytes / bandwidth``, and runs the fastest :cite:p:`nccl-tuning-cc-2-30`.
 The latency is a *base* charged once per collective (6.6 µs for a ring with the LL
 protocol in NCCL 2.30.7) plus a *hardware latency per step*, which depends on what the
 step crosses (NVLink, PCIe or the network). The bandwidth is the bus bandwidth the
@@ -187,6 +187,8 @@ def estimate(n_bytes: float, n_ranks: int, n_nodes: int = 1, algorithm: str = "r
     extra_net_step_s : float
         Latency added to every network step (e.g. slower switches), seconds.
 
+    Examples
+    --------
     >>> round(estimate(16384, 8).latency_s * 1e6, 2)   # 6.6 us + 14 steps x 0.6 us
     15.0
     """

@@ -9,13 +9,13 @@ prices the same steps with alpha-beta, so the closed forms of
 ``netlab.collectives.alpha_beta`` can be checked against the steps they summarise.
 
 Builders here: ring reduce-scatter, all-gather and all-reduce (reduce-scatter then
-all-gather) {cite:p}`patarasuk-yuan-2009`; pairwise all-to-all; recursive
+all-gather) :cite:p:`patarasuk-yuan-2009`; pairwise all-to-all; recursive
 halving-doubling (Rabenseifner's all-reduce, with the usual fix-up for a rank count
-that is not a power of two) {cite:p}`thakur-collectives-2005`; hierarchical
+that is not a power of two) :cite:p:`thakur-collectives-2005`; hierarchical
 all-reduce (inside each scale-up domain, then across domains, then inside again);
 multi-ring all-reduce (one ring per NIC side by side, as NCCL's channels run);
 and in-network reduction (SHARP), where node ``world_size`` is the switch
-{cite:p}`graham-sharp-2016`. Tree all-reduces are in ``netlab.collectives.trees``.
+:cite:p:`graham-sharp-2016`. Tree all-reduces are in ``netlab.collectives.trees``.
 
 Chunks: ``n_bytes`` is cut into ``n_chunks`` equal chunks (``np.array_split`` when
 the element count does not divide); a rank's buffer has ``n_slots`` chunk slots.

@@ -7,7 +7,7 @@ back down (broadcast). Its latency grows with the depth, ``log2 n``, not with
 * The **binomial tree** (rooted at rank 0): rank ``r`` sends to ``r - lowbit(r)`` at
   step ``log2 lowbit(r)``, so no rank receives twice in a step. Unpipelined it costs
   ``2 ceil(log2 n) (alpha + 8N/B)``: every step moves the whole message.
-* The **double binary tree** {cite:p}`sanders-two-tree-2009` {cite:p}`nccl-dbt-blog`:
+* The **double binary tree** :cite:p:`sanders-two-tree-2009` :cite:p:`nccl-dbt-blog`:
   two binary trees, each carrying half of the data, built so that every rank is an
   inner node in at most one of them (the second tree is the first mirrored, or shifted
   by one rank when ``n`` is odd). Pipelined in ``k`` chunks per tree, a port moves at

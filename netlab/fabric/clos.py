@@ -11,7 +11,7 @@ splits its ports into ``d`` downlinks to hosts and ``u`` uplinks; the ratio
 * **Three tiers (leaf-aggregation-core).** A *pod* is ``u`` aggregation switches
   and the ``k/2`` leaves below them; an aggregation switch sends ``k/2`` ports
   down and ``k/2`` up; a core switch links once to each of up to ``k`` pods. The
-  non-blocking case is the k-ary fat tree of Al-Fares et al. {al-fares-fat-tree}:
+  non-blocking case is the k-ary fat tree of Al-Fares et al. :cite:p:`al-fares-fat-tree`:
   ``k^3 / 4`` hosts, ``5k^2 / 4`` switches (``k^2`` in the pods, ``k^2 / 4`` core).
 
 A fabric for fewer hosts than the maximum uses ``ceil(n / d)`` leaves and the
@@ -38,7 +38,7 @@ import math
 from netlab import specs, validate
 from netlab.units import format_rate
 
-# Switch name -> (registry key of its port count, registry key of its port rate).
+#: Switch name -> (registry key of its port count, registry key of its port rate).
 SWITCHES = {
     "quantum_hdr": ("fabric.quantum_hdr.ports", "ib.hdr.port_rate"),
     "quantum2": ("fabric.quantum2.ports", "fabric.quantum2.port_rate"),
@@ -80,7 +80,8 @@ class Fabric:
 
     @property
     def bisection_ratio(self) -> float:
-        """Bisection bandwidth over the non-blocking value: ``1 / oversubscription`` when full."""
+        """Bisection bandwidth over the non-blocking value:
+        ``1 / oversubscription`` when full."""
         return self.bisection_bandwidth_bps / self.full_bisection_bps
 
     def __repr__(self) -> str:
@@ -140,7 +141,9 @@ def clos(n_hosts: int, radix: int, port_rate_bps: float, oversubscription: float
     host_links_optical : bool
         Whether host-to-leaf links carry a transceiver at each end.
 
-    Example: a k = 4 fat tree has 16 hosts and 20 switches.
+    Examples
+    --------
+    A k = 4 fat tree has 16 hosts and 20 switches.
 
     >>> f = clos(16, 4, 100e9, n_tiers=3)
     >>> f.n_hosts, f.n_switches, f.switches_per_tier

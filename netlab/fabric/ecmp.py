@@ -17,7 +17,7 @@ The job finishes when the busiest path has drained: a path with ``L`` flows of
 perfect balance is ``E[max load] / ceil(n / m)``. The expected maximum load is
 computed here from the exact distribution of the maximum (Poissonization: the
 loads are independent Poisson variables conditioned on their sum; see
-:func:`_prob_max_at_most`). It grows like ``ln m / ln ln m`` for ``n = m``.
+``_prob_max_at_most``). It grows like ``ln m / ln ln m`` for ``n = m``.
 
 Per-packet spraying throws ``n * P`` small balls (``P`` packets per flow) instead;
 for many balls per bin (``mu = nP/m``) the loads are nearly normal and the maximum

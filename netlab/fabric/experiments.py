@@ -25,9 +25,9 @@ from netlab.sim.topology import leaf_spine
 from netlab.sim.uet import uet
 
 PATTERNS = ("permutation", "all_to_all")
-# Packets acknowledged after a missing one before the sender presumes it lost. The
-# fabric here is lossless, so reordering is the only cause of gaps: the threshold must
-# exceed the reorder depth spraying creates, or the sender resends spuriously.
+#: Packets acknowledged after a missing one before the sender presumes it lost. The
+#: fabric here is lossless, so reordering is the only cause of gaps: the threshold must
+#: exceed the reorder depth spraying creates, or the sender resends spuriously.
 REORDER_THRESHOLD = 1024
 
 
@@ -81,7 +81,8 @@ class FabricRun:
 
     @property
     def slowdown(self) -> float:
-        """Time of the slowest job over the ideal: 1 means the fabric was invisible."""
+        """Time of the slowest job over the ideal:
+        1 means the fabric was invisible."""
         return self.job_time_s / self.ideal_s
 
     def percentile_s(self, q: float) -> float:

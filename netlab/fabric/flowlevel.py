@@ -216,7 +216,8 @@ class FlowLevelRun:
 
     @property
     def slowdown(self) -> float:
-        """Slowest flow over the ideal: 1 means the fabric was invisible."""
+        """Slowest flow over the ideal:
+        1 means the fabric was invisible."""
         return self.max_s / self.ideal_s
 
     def percentile_s(self, q: float) -> float:

@@ -132,6 +132,8 @@ def two_site_allreduce(n_bytes: float, ranks_per_site: int, distance_m: float, i
         RTTs): the cross rate becomes ``min(B, 8 W / (RTT + 2 alpha))``. ``None`` means
         distance-aware control that keeps a full BDP in flight.
 
+    Notes
+    -----
     Phases: ring reduce-scatter and all-gather, ``(p - 1)`` steps of ``n / p`` bytes
     each; across, a two-rank all-reduce of the ``n / p`` shard: two steps of
     ``n / (2p)`` bytes, each paying the one-way delay.

@@ -8,5 +8,6 @@
 * :mod:`~netlab.lossless.figures`: lab 4's figures.
 
 Credits, PFC and drop themselves are policies of the packet simulator
-(:class:`netlab.sim.Credits`, :class:`netlab.sim.PFC`, :class:`netlab.sim.Lossy`).
+(:class:`netlab.sim.Credits <netlab.sim.switch.Credits>`, :class:`netlab.sim.PFC <netlab.sim.switch.PFC>`,
+:class:`netlab.sim.Lossy <netlab.sim.switch.Lossy>`).
 """

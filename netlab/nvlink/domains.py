@@ -71,12 +71,14 @@ class ScaleUpDomain:
 
     @property
     def aggregate_bps(self) -> float:
-        """Sum over the GPUs of what each can send at once, one way: ``n_gpus * per_gpu_bps``."""
+        """Sum over the GPUs of what each can send at once, one way:
+        ``n_gpus * per_gpu_bps``."""
         return self.n_gpus * self.per_gpu_bps
 
     @property
     def aggregate_bidir_bps(self) -> float:
-        """The figure vendors quote: both directions of every GPU added."""
+        """The figure vendors quote:
+        both directions of every GPU added."""
         return 2.0 * self.aggregate_bps
 
     @property
@@ -126,7 +128,9 @@ def scaleup_domain(n_gpus: int, per_gpu_bps: float, scaleout_per_gpu_bps: float,
         NCCL's base latency per collective (6.6 µs) is not part of this alpha; see
         :mod:`netlab.collectives.nccl_tuner` for the whole tuner model.
 
-    Example: 72 GPUs at 900 GB/s each way add up to 129.6 TB/s both ways.
+    Examples
+    --------
+    72 GPUs at 900 GB/s each way add up to 129.6 TB/s both ways.
 
     >>> d = scaleup_domain(72, 900e9 * 8, 400e9, 120e3)
     >>> round(d.aggregate_bidir_bps / 8e12, 1), round(d.ratio, 3)
@@ -185,6 +189,7 @@ def _preset(name: str) -> ScaleUpDomain:
                           v("nvl72.rack_power"), gpu="gb200", name=name)
 
 
+#: The domains :func:`preset` builds from the registry.
 PRESETS = ("pcie-h100", "dgx-h100", "dgx-b200", "gb200-nvl72")
 
 

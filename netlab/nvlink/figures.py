@@ -14,7 +14,8 @@ from netlab import plots, specs, validate
 from netlab.nvlink import inference, domains as scaleup
 from netlab.units import GB, format_time
 
-WORLD = 576
+WORLD = 576             #: GPUs in the hierarchical all-reduce of :func:`hierarchical_split`
+#: The scale-up domain sizes :func:`hierarchical_split` compares.
 DOMAIN_SIZES = (1, 2, 4, 8, 16, 36, 72, 144)
 SCALEUP_LINKS = {"NVLink 4": "nvlink.4.per_gpu", "NVLink 5": "nvlink.5.per_gpu"}
 SCALEOUT_PORTS = {"400G": "ra.hgx.scaleout_per_gpu", "800G": "ra.hgx_b300.scaleout_per_gpu"}
@@ -23,6 +24,7 @@ SYSTEMS = {"pcie-h100": "PCIe 5.0 mesh (H100)", "dgx-h100": "DGX H100", "dgx-b20
 SYSTEM_COLORS = {"pcie-h100": plots.color("pcie"), "dgx-h100": plots.color("nvlink"),
                  "dgx-b200": plots.color("sky"), "gb200-nvl72": plots.color("green")}
 MODEL_NAMES = {"llama3-70b": "Llama 3 70B", "llama3.1-405b": "Llama 3.1 405B"}
+#: The batch sizes :func:`decode_curve` tries.
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 
 

@@ -46,6 +46,7 @@ from netlab.collectives import nccl_tuner as nccl_model
 from netlab.nvlink.domains import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
+#: The model shapes :func:`model` knows, name -> the prefix of their registry keys.
 MODELS = {"llama3-70b": "model.llama3_70b", "llama3.1-405b": "model.llama31_405b"}
 
 
@@ -79,7 +80,8 @@ class ModelShape:
 
     @property
     def streamed_params(self) -> float:
-        """Parameters one decode step reads (and multiplies) in full: all but the lookup table."""
+        """Parameters one decode step reads (and multiplies) in full:
+        all but the lookup table."""
         return self.n_params - self.lookup_params
 
     def __repr__(self) -> str:
@@ -259,7 +261,7 @@ def _tp_all_reduce(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: st
 def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str = "best") -> float:
     """Seconds for one all-reduce of ``n_bytes`` in a TP group of ``tp`` GPUs, as NCCL's tuner prices it.
 
-    NCCL's own model ({mod}`netlab.collectives.nccl_tuner`, NCCL 2.30.7): a base latency per
+    NCCL's own model (:mod:`netlab.collectives.nccl_tuner`, NCCL 2.30.7): a base latency per
     collective plus a latency per step, ring, tree (a chain inside a node) or NVLS, with
     the protocol (LL, LL128, Simple) that comes out fastest. Inside the domain
     (``tp <= domain.n_gpus``) the group is one node; beyond it (``tp`` a multiple of the

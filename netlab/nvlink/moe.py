@@ -41,7 +41,8 @@ class MoEAllToAll:
 
     @property
     def inter_fraction(self) -> float:
-        """Share of the bytes that leave the domain: ``(ep - d) / ep`` for uniform routing."""
+        """Share of the bytes that leave the domain:
+        ``(ep - d) / ep`` for uniform routing."""
         return self.inter_bytes / self.n_bytes if self.n_bytes else 0.0
 
     def __repr__(self) -> str:

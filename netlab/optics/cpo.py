@@ -171,7 +171,8 @@ class PortPower:
 
     @property
     def energy_pj_per_bit(self) -> float:
-        """Total energy per bit in picojoules: ``total_w / port_rate_bps / 1e-12``."""
+        """Total energy per bit in picojoules:
+        ``total_w / port_rate_bps / 1e-12``."""
         return self.total_w / self.port_rate_bps / pJ
 
     def __repr__(self) -> str:

@@ -1,7 +1,7 @@
 """RDMA verbs, emulated in-process: the bytes really move, and faults fail as on hardware.
 
-The verbs object model {cite:p}`ibv-reg-mr-man` {cite:p}`ibv-post-send-man`: open
-a device (a :class:`Context`), allocate a protection domain, register memory
+The verbs object model :cite:p:`ibv-reg-mr-man` :cite:p:`ibv-post-send-man`: open
+a device (a :class:`~netlab.rdma.verbs.Context`), allocate a protection domain, register memory
 regions over numpy buffers (each gets an lkey and an rkey), create completion
 queues and a reliable-connection queue pair, bring the QP up RESET -> INIT -> RTR
 -> RTS, then post work requests: two-sided SEND/RECV, one-sided RDMA_WRITE (with or

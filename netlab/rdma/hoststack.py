@@ -9,7 +9,7 @@ NIC reads the bytes by DMA, and the remote NIC writes them straight into
 registered memory: no system call, no copy, no interrupt on the data path. With
 data in **GPU memory**, both need a staging copy through host memory on each
 side (a ``cudaMemcpy``), unless the NIC reads and writes GPU memory itself,
-which is **GPUDirect RDMA** {cite:p}`nvidia-gpudirect-rdma-doc`.
+which is **GPUDirect RDMA** :cite:p:`nvidia-gpudirect-rdma-doc`.
 
 Each path is a list of stages that the bytes cross in chunks (TCP segments, or
 the whole message). With ``k`` chunks of ``c`` bytes and stage times
@@ -33,7 +33,8 @@ from netlab import specs, validate
 from netlab.units import format_bytes, format_rate, format_time
 
 PATHS = ("tcp", "rdma", "gpudirect")
-CATEGORIES = {  # step -> the kind of work it is, for breakdown plots
+#: Step -> the kind of work it is, for breakdown plots.
+CATEGORIES = {
     "cudaMemcpy GPU->host": "GPU staging copies", "cudaMemcpy host->GPU": "GPU staging copies",
     "send(): syscall + copy + TCP/IP": "kernel: calls, stack, copies",
     "interrupt + TCP/IP receive": "kernel: calls, stack, copies",
@@ -147,7 +148,9 @@ def host_path_latency(path: str, n_bytes: float, bandwidth_bps: float, hops: int
     costs : HostCosts, optional
         The step costs; :func:`default_costs` if omitted.
 
-    Example: 8 bytes of host memory over RDMA at 100 Gb/s, back to back, is
+    Examples
+    --------
+    8 bytes of host memory over RDMA at 100 Gb/s, back to back, is
     post + NIC + one hop + NIC + poll = 0.1 + 0.25 + 0.5 + 0.2 + 0.05 µs (plus 0.64 ns on the wire).
 
     >>> round(host_path_latency("rdma", 8, 100e9).latency_s * 1e6, 3)

@@ -1,10 +1,10 @@
 """The reliable-connection queue pair: its state machine and what each opcode does to memory.
 
 A QP is brought up RESET -> INIT (receives may be posted) -> RTR (the remote QP is
-known; may receive) -> RTS (may send) {cite:p}`nvidia-rdma-aware-manual`. Legal
+known; may receive) -> RTS (may send) :cite:p:`nvidia-rdma-aware-manual`. Legal
 transitions follow the Linux RDMA core's table (SQD/SQE not modelled); an error
 can be forced from any state except RESET, and any state may go back to RESET
-{cite:p}`linux-qp-state-table`. Each transition takes the attributes that table's
+:cite:p:`linux-qp-state-table`. Each transition takes the attributes that table's
 masks require and may take those it allows (see :data:`REQUIRED` and
 :data:`OPTIONAL`); any other attribute, a missing one or an illegal transition is
 refused synchronously with a ``VerbsError`` (like the errno of the C call), and a
@@ -52,12 +52,13 @@ LEGAL = {  # from -> allowed targets (ib_modify_qp_is_ok, without SQD/SQE)
     S.RTS: {S.RESET, S.ERR, S.RTS},
     S.ERR: {S.RESET, S.ERR},
 }
-# Attribute masks of ibverbs for an RC QP (the kernel's qp_state_table req_param / opt_param),
-# limited to what the emulation models: IBV_QP_ACCESS_FLAGS -> access, IBV_QP_AV + IBV_QP_DEST_QPN ->
-# dest_host + dest_qp_num, IBV_QP_TIMEOUT, IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY. A transition not listed
-# takes no attribute (to RESET, to ERR, RESET -> RESET).
+#: Attribute masks of ibverbs for an RC QP (the kernel's qp_state_table req_param / opt_param),
+#: limited to what the emulation models (IBV_QP_ACCESS_FLAGS -> access, IBV_QP_AV + IBV_QP_DEST_QPN ->
+#: dest_host + dest_qp_num, IBV_QP_TIMEOUT, IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY). A transition not listed
+#: takes no attribute (to RESET, to ERR, RESET -> RESET). These are the required ones.
 REQUIRED = {(S.RESET, S.INIT): {"access"}, (S.INIT, S.RTR): {"dest_host", "dest_qp_num"},
             (S.RTR, S.RTS): {"timeout", "retry_cnt", "rnr_retry"}}
+#: The attributes a transition may also take (see :data:`REQUIRED`).
 OPTIONAL = {(S.INIT, S.INIT): {"access"}, (S.INIT, S.RTR): {"access"}, (S.RTR, S.RTS): {"access"},
             (S.RTS, S.RTS): {"access"}}
 ACK_TIMEOUT_UNIT_S = 4.096e-6       # IBTA: local ACK timeout = 4.096 µs * 2**timeout

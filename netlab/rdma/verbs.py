@@ -1,6 +1,6 @@
 """The verbs objects: fabric, device context, protection domain and memory region.
 
-Names follow libibverbs {cite:p}`ibv-reg-mr-man` {cite:p}`ibv-post-send-man`: a
+Names follow libibverbs :cite:p:`ibv-reg-mr-man` :cite:p:`ibv-post-send-man`: a
 memory region (MR) is registered in a protection domain (PD) with access flags and
 gets an ``lkey`` (for local work requests) and an ``rkey`` (handed to a peer, which
 puts it in one-sided RDMA and atomic requests). REMOTE_WRITE and REMOTE_ATOMIC

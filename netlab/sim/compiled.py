@@ -48,9 +48,10 @@ import sys
 import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
-# Compiled together or not at all: their .pxd files cimport one another's types.
+#: The modules compiled, together or not at all (their .pxd files cimport one another's types).
 MODULES = ("eventheap", "ecmphash", "accounting", "flow", "engine", "packet", "queues", "port", "switch", "host",
            "transport", "uet", "trimming", "loadbalance", "uet_cc", "cc")
+#: The build record, with the hash of the sources the compiled modules were built from.
 MANIFEST = HERE / "_compiled.json"
 PURE_ENV = "NETLAB_SIM_PURE"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}

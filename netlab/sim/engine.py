@@ -103,13 +103,13 @@ class Simulator:
         if until_s != math.inf:
             until_s = validate.non_negative("until_s", until_s)
         max_events = validate.integer("max_events", max_events, minimum=1)
-        horizon = until_s                   # (a float: the compiled build keeps it in a C double)
+        horizon = until_s                   # fast path: a local the compiled build keeps in a C double
         heap = self._heap
         self._stop_reason = None
         budget = max_events
         reason = "idle"
         while heap:
-            heap.pop_next()                 # the earliest event: heap.time_s, .seq, .callback, .args
+            heap.pop_next()                 # fast path: the earliest event, into heap.time_s, .seq, .callback, .args
             time_s = heap.time_s
             callback, args = heap.callback, heap.args
             if time_s > horizon or budget == 0:

@@ -26,6 +26,8 @@ from typing import Any
 __all__ = ["EventHeap", "heappop", "heappush"]
 
 
+# fast path: an object with push and pop_next rather than heapq calls on a list of tuples, so that
+# eventheap.pyx can stand in for it (keys in a C array, no tuple made per event)
 class EventHeap(list):
     """The simulator's events, in heapq's order; ``len()`` is the number of events held."""
 

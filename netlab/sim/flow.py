@@ -16,7 +16,7 @@ class Flow:
 
     def __init__(self, flow_id, src, dst, size_bytes, start_s, priority, ack_priority, entropy):
         self.flow_id, self.src, self.dst = flow_id, src, dst
-        self.src_id, self.dst_id = src.id, dst.id
+        self.src_id, self.dst_id = src.id, dst.id         # fast path: read for every packet
         self.size_bytes, self.start_s = size_bytes, start_s
         self.priority, self.ack_priority, self.entropy = priority, ack_priority, entropy
         self.sender = None

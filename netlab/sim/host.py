@@ -33,7 +33,7 @@ class Host:
         self.name = name
         self.id = host_id
         self.ports: list[Port] = []
-        self.nic: Port | None = None      # ports[0], once connected
+        self.nic: Port | None = None      # fast path: ports[0], once connected, without the property's check
         self.senders: list = []           # active senders, round-robin order
         self.senders_by_flow: dict[int, Any] = {}    # flow id -> its Sender (transport.py)
         self.receivers: dict[int, Any] = {}          # flow id -> its Receiver
@@ -51,7 +51,7 @@ class Host:
         if self.ports:
             raise ValueError(f"host {self.name} already has a NIC port; hosts are single-homed")
         port = Port(self.sim, self, 0, bandwidth_bps, propagation_s)
-        port.lazy_host = None if self.network.event_by_event else self
+        port.lazy_host = None if self.network.event_by_event else self    # fast path: lazy ends (Port.transmit)
         self.ports.append(port)
         self.nic = port
         return port
@@ -73,6 +73,7 @@ class Host:
         do senders of classes that do not declare ``LAZY_NIC = True`` in their own body:
         the promise that their readiness changes only in methods that kick the host
         (or call ``notify``), which a subclass may break."""
+        # fast path: the whole method; only a lazy end asks it (never in the reading mode)
         if self.control:
             return False
         senders = self.senders

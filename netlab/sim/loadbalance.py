@@ -4,7 +4,7 @@ Between two leaves of a two-tier fabric there are as many equal-cost paths as
 spines. How a switch spreads packets over them decides whether a non-blocking
 fabric behaves as one:
 
-* **ECMP** (:class:`netlab.sim.ECMP`): a hash of the flow's addresses and entropy;
+* **ECMP** (:class:`netlab.sim.ECMP <netlab.sim.switch.ECMP>`): a hash of the flow's addresses and entropy;
   a flow keeps one path, and flows collide as balls fall into bins (chapter 5,
   :mod:`netlab.fabric.ecmp`): some uplinks carry two or three flows while others idle.
 * **Spraying** (:class:`Spray`): every packet to the next path in turn (the
@@ -31,6 +31,7 @@ from netlab import validate
 from netlab.sim.packet import DATA
 from netlab.sim.switch import ECMP, LoadBalancer
 
+#: The names :func:`balancer` accepts.
 SCHEMES = ("ecmp", "spray", "adaptive", "telemetry")
 
 
@@ -125,7 +126,7 @@ class PathAware(Adaptive):
 
 
 def balancer(scheme: str) -> LoadBalancer:
-    """A fresh load balancer for ``scheme`` in :data:`SCHEMES`; ``"spray"`` is
+    """A fresh load balancer for ``scheme`` in ``SCHEMES``; ``"spray"`` is
     ``Spray(shuffle=True)``, round robin in a fresh random order every round (see
     :class:`Spray` for why neither a fixed order nor a shared ACK turn)."""
     validate.choice("scheme", scheme, SCHEMES)

@@ -24,6 +24,7 @@ CONTROL_KINDS = (ACK, NACK, CNP, SACK)
 class Packet:
     """One packet on the wire (see the module docstring for the fields)."""
 
+    # fast path: no per-object dictionary (a smaller object, faster attribute reads)
     __slots__ = ("kind", "flow_id", "src", "dst", "seq", "offset_bytes", "payload_bytes",
                  "size_bytes", "priority", "entropy", "ecn", "trimmed", "sent_s",
                  "tail_s", "in_port", "held_bytes", "hops", "info", "ack_request")
@@ -31,7 +32,7 @@ class Packet:
     def __init__(self, kind: str, flow_id: int, src: int, dst: int, size_bytes: int,
                  seq: int = 0, offset_bytes: int = 0, payload_bytes: int = 0,
                  priority: int = 0, entropy: int = 0, info: object = None) -> None:
-        if not isinstance(size_bytes, int):     # (the compiled build keeps it in a C integer)
+        if not isinstance(size_bytes, int):     # fast path: the compiled build keeps it in a C integer
             raise ValueError(f"size_bytes must be a whole number of bytes (an int), got {size_bytes!r}")
         self.kind = kind
         self.flow_id = flow_id

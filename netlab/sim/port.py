@@ -29,6 +29,7 @@ from typing import Any
 class Port:
     """One direction of a link, owned by the node that transmits on it."""
 
+    # fast path: no per-object dictionary (a smaller object, faster attribute reads)
     __slots__ = ("sim", "node", "index", "name", "bandwidth_bps", "propagation_s",
                  "peer", "peer_index", "reverse", "queue", "lazy_host", "busy_until", "paused", "paused_mask", "n_paused",
                  "paused_since_s", "pause_events", "paused_time_s", "credits_bytes",
@@ -43,18 +44,18 @@ class Port:
         self.name = f"{node.name}[{index}]"
         self.bandwidth_bps = bandwidth_bps
         self.propagation_s = propagation_s
-        self._bits_to_s = 8.0 / bandwidth_bps
-        self._heap = sim._heap          # hot path: push events without Simulator.at's checks
+        self._bits_to_s = 8.0 / bandwidth_bps    # fast path: a multiplication per packet, not a division
+        self._heap = sim._heap          # fast path: push events without Simulator.at's checks
         self.peer: Any = None       # node at the far end (a Host or a Switch)
         self.peer_index = -1        # our link's port index at the far end
         self.reverse: Port | None = None   # the far end's Port on the same link (sends towards us)
-        self.queue: Any = None      # a switch's output queue: ends of transmission are lazy
-        self.lazy_host: Any = None  # a host NIC: its host (lazy ends while it has nothing to send)
+        self.queue: Any = None      # fast path: a switch's output queue: ends of transmission are lazy
+        self.lazy_host: Any = None  # fast path: a host NIC: its host (lazy ends while it has nothing to send)
         self.busy_until = -1.0      # end of the current (or last) transmission
         self._end_seq = 0           # the event sequence number reserved for that end
-        self._end_pushed = True
+        self._end_pushed = True     # fast path: is that end on the heap? (always, in the reading mode)
         self.paused = [False] * n_priorities
-        self.paused_mask = 0        # the same, as bits: bit p set while priority p is paused
+        self.paused_mask = 0        # fast path: the same, as bits (bit p set while priority p is paused)
         self.n_paused = 0
         self.paused_since_s = 0.0
         self.pause_events = 0
@@ -63,7 +64,7 @@ class Port:
         self.min_credits_bytes: float | None = None
         self.tx_bytes = 0
         self.tx_packets = 0
-        # bound once, called per packet
+        # fast path: bound once, called per packet
         self._next_packet = node.next_packet
         self._end = self._start
         self._deliver = None
@@ -134,11 +135,13 @@ class Port:
             arrive = tail
         else:                                   # cut-through: hand over once the header is in
             arrive = now + min(header, size) * self._bits_to_s + self.propagation_s
-        # (Simulator.at without its checks: both times are >= now by construction)
+        # fast path: Simulator.at without its checks (both times are >= now by construction)
         heap = self._heap
         heap.push(arrive, heap.new_seq(), self._deliver, (packet, self.peer_index))
         self.busy_until = end
         self._end_seq = seq = heap.new_seq()
+        # fast path: a lazy end (see above); in the reading mode queue and lazy_host are None, so
+        # defer is False and the end is pushed, as in heap.push(end, seq, self._end, ())
         queue = self.queue
         if queue is not None:
             defer = not queue.packets
@@ -154,11 +157,13 @@ class Port:
     def notify(self) -> None:
         """A sender's state changed without a kick (e.g. its window grew): if a
         transmission is in progress, its end must look for the next packet."""
+        # fast path: needed only by lazy ends; in the reading mode the end is on the heap already
         if self.is_busy():
             self.wait_for_end()
 
     def wait_for_end(self) -> None:
         """Something was queued behind the current transmission: make sure its end is an event."""
+        # fast path: pushes a lazy end; in the reading mode every end is pushed, so this does nothing
         if not self._end_pushed:
             self._end_pushed = True
             self._heap.push(self.busy_until, self._end_seq, self._end, ())

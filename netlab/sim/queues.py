@@ -75,7 +75,7 @@ class QueuePolicy:
     def mark(self, queue: "OutputQueue", packet) -> None:
         """Set ``packet.ecn`` with the ECN rule (data packets only)."""
         ecn = self.ecn
-        # (below kmin the probability is 0: no mark and no random draw, so it is not computed)
+        # fast path: below kmin the probability is 0 (no mark, no random draw), so it is not computed
         if ecn is not None and packet.kind == "data" and queue.bytes > ecn.kmin_bytes:
             p = ecn.probability(queue.bytes)
             if p >= 1.0 or (p > 0.0 and queue.rng.random() < p):
@@ -88,7 +88,7 @@ class DropTail(QueuePolicy):
     def admit(self, queue: "OutputQueue", packet):
         if queue.bytes + packet.size_bytes > queue.capacity_bytes:
             return None
-        if self.ecn is not None:
+        if self.ecn is not None:            # fast path: no call without an ECN rule
             self.mark(queue, packet)
         return packet
 
@@ -96,6 +96,7 @@ class DropTail(QueuePolicy):
 class OutputQueue:
     """The packets waiting for one output port, one FIFO per priority."""
 
+    # fast path: no per-object dictionary (a smaller object, faster attribute reads)
     __slots__ = ("capacity_bytes", "policy", "rng", "fifos", "priority_bytes", "bytes",
                  "max_bytes", "packets", "dropped_packets", "dropped_bytes", "nonempty")
 
@@ -106,7 +107,7 @@ class OutputQueue:
         self.policy = policy
         self.rng = rng
         self.fifos: list[deque] = [deque() for _ in range(n_priorities)]
-        self.nonempty = 0           # bit p set while fifos[p] holds a packet
+        self.nonempty = 0           # fast path: bit p set while fifos[p] holds a packet
         self.priority_bytes = [0] * n_priorities
         self.bytes = 0
         self.max_bytes = 0
@@ -123,7 +124,7 @@ class OutputQueue:
             return None
         prio, size = admitted.priority, admitted.size_bytes
         self.fifos[prio].append(admitted)
-        self.nonempty |= 1 << prio
+        self.nonempty |= 1 << prio                  # fast path: (the nonempty bits)
         self.priority_bytes[prio] += size
         self.bytes += size
         self.packets += 1
@@ -135,7 +136,7 @@ class OutputQueue:
         """The next packet to send: highest priority first, skipping the priorities whose
         bit is set in ``paused_mask``, and waiting (``None``) if the head packet needs more
         credit than there is."""
-        ready = self.nonempty & ~paused_mask
+        ready = self.nonempty & ~paused_mask        # fast path: the ready priorities as bits, not a scan
         if not ready:
             return None
         prio = ready.bit_length() - 1          # the highest ready priority
@@ -146,7 +147,7 @@ class OutputQueue:
             return None
         fifo.popleft()
         if not fifo:
-            self.nonempty ^= 1 << prio
+            self.nonempty ^= 1 << prio              # fast path: (the nonempty bits)
         self.priority_bytes[prio] -= size
         self.bytes -= size
         self.packets -= 1

@@ -22,7 +22,8 @@ def compute_routes(network) -> None:
     adjacency = {}
     for node in list(network.hosts.values()) + list(network.switches.values()):
         adjacency[node] = [(p.index, p.peer) for p in node.ports]
-    # a switch's ports towards switches (the next hop may be any switch, or the destination host)
+    # fast path: a switch's ports towards switches, the only ones a path through it can leave by
+    # (besides the ports to the destination itself); a leaf's host ports are not scanned for every host
     switch_ports = {sw: [(i, peer) for i, peer in adjacency[sw] if isinstance(peer, Switch)]
                     for sw in network.switches.values()}
     sources: dict[Host, list[Host]] = {}     # destination host -> the sources of its flows

@@ -106,7 +106,7 @@ class ECMP(LoadBalancer):
 
     def choose(self, switch: "Switch", packet, candidates: tuple[int, ...]) -> int:
         # (flow_hash: CRC-32 of the four as little-endian 32-bit words, see netlab.sim.ecmphash)
-        sw, p = switch, packet          # (typed in the compiled build: their fields are read as C fields)
+        sw, p = switch, packet          # fast path: typed in the compiled build, their fields read as C fields
         return candidates[flow_hash(p.src, p.dst, p.entropy & 0xFFFFFFFF, sw.salt) % len(candidates)]
 
 
@@ -142,6 +142,7 @@ class Switch:
         self.pausing: list[list[bool]] = []            # [port][priority]: we paused upstream
         self.xoff: list[float] = []
         self.xon: list[float] = []
+        # fast path: the flow-control mode as flags, read per packet
         self._pfc = isinstance(flow_control, PFC)
         self._credits = isinstance(flow_control, Credits)
         self._lossless = self._pfc or self._credits
@@ -160,7 +161,7 @@ class Switch:
         self.ports.append(port)
         self.queues.append(OutputQueue(capacity, self.queue_policy, self.sim.rng, self.n_priorities))
         if not self.network.event_by_event:
-            port.queue = self.queues[-1]        # lazy ends of transmission (see Port.transmit)
+            port.queue = self.queues[-1]        # fast path: lazy ends of transmission (see Port.transmit)
         self.ingress_bytes.append([0] * self.n_priorities)
         self.pausing.append([False] * self.n_priorities)
         if isinstance(self.flow_control, PFC):     # as self._pfc, in words the type checker reads
@@ -245,7 +246,7 @@ class Switch:
         port = self.ports[out]
         sim = self.sim
         now, until = sim.now_s, port.busy_until
-        busy = now < until or (now == until and sim.seq_now < port._end_seq)    # port.busy, inline
+        busy = now < until or (now == until and sim.seq_now < port._end_seq)    # fast path: port.is_busy(), inline
         if busy or queue.packets:
             queued = queue.enqueue(packet)
             if queued is None:
@@ -258,8 +259,9 @@ class Switch:
             else:
                 port._start()
             return
-        # The port is idle and its queue empty: the packet joins the queue and leaves it
-        # at once, so skip the FIFO (the policy still decides, the counters still move).
+        # fast path: the port is idle and its queue empty, so the packet would join the queue and
+        # leave it at once; skip the FIFO (the policy still decides, the counters still move). The
+        # plain way is the branch above, queue.enqueue(packet) then port._start().
         queued = queue.policy.admit(queue, packet)
         if queued is None:
             queue.dropped_packets += 1
@@ -281,7 +283,7 @@ class Switch:
             return
         if new_size > queue.max_bytes:
             queue.max_bytes = new_size
-        if queued.held_bytes:
+        if queued.held_bytes:                   # fast path: no call when nothing is held
             self._release(queued)
         if is_data:
             self.network.wire_bytes += new_size
@@ -295,7 +297,7 @@ class Switch:
         queue = self.queues[port.index]
         packet = queue.dequeue(port.paused_mask, port.credits_bytes)
         if packet is not None:
-            if packet.held_bytes:
+            if packet.held_bytes:               # fast path: no call when nothing is held
                 self._release(packet)
             if packet.kind == DATA:
                 self.network.wire_bytes += packet.size_bytes

@@ -2,7 +2,7 @@
 
 Each function returns a :class:`~netlab.sim.network.Network` (not yet run) whose
 hosts are called ``h0, h1, ...`` and switches as documented below; every keyword
-that :class:`Network` accepts (``seed``, ``flow_control``, ``switch_latency_s``,
+that :class:`~netlab.sim.network.Network` accepts (``seed``, ``flow_control``, ``switch_latency_s``,
 ``cut_through``, ``ecn``, ``load_balancer``, ...) passes through. Rates are one-way
 bit/s per link direction; ``propagation_s`` defaults to the registry's cable
 assumption (``sim.assume.link_propagation``).
@@ -37,7 +37,7 @@ def single_switch(n_hosts: int, bandwidth_bps: float, propagation_s: float | Non
 
 def chain(n_switches: int, hosts_per_switch: int, bandwidth_bps: float,
           propagation_s: float | None = None, **network_kwargs) -> Network:
-    """Switches ``s0 - s1 - ... `` in a line, ``hosts_per_switch`` hosts on each;
+    """Switches ``s0 - s1 - ...`` in a line, ``hosts_per_switch`` hosts on each;
     host ``h{i * hosts_per_switch + j}`` is on switch ``s{i}``. A flow from a host on
     ``s0`` to one on the last switch crosses ``n_switches + 1`` links."""
     n_switches = validate.integer("n_switches", n_switches, minimum=1, maximum=MAX_NODES, why=_WHY)

@@ -11,7 +11,7 @@ through its own hooks. The receiver's ``on_packet(packet)`` records payload with
 counts duplicates -- counts ``out_of_order_packets``, and answers with
 ``send_ack(kind, seq, info)``.
 
-:class:`GoBackN` is what RoCE and InfiniBand reliable connections do: the receiver
+``GoBackN`` is what RoCE and InfiniBand reliable connections do: the receiver
 accepts only the next packet in sequence and acknowledges cumulatively; on the first
 gap it sends one NACK, and the sender goes back and resends everything from the
 first missing packet. A timeout (RTO) does the same when the NACK or every later
@@ -47,7 +47,7 @@ class Sender:
         self.timeouts = 0
         self._deadline_s = math.inf
         self._timer_pending = False
-        # the LAZY_NIC promise (see Host.idle_after_send) of this sender's own class, read once
+        # fast path: the LAZY_NIC promise (see Host.idle_after_send) of this sender's own class, read once
         self.lazy_nic = bool(type(self).__dict__.get("LAZY_NIC", False))
         self.cc = cc
         if cc is not None:
@@ -100,7 +100,7 @@ class Sender:
             self.on_sack(packet)
         if cc is not None and (kind == ACK or kind == SACK):
             cc.on_ack(self, packet)
-            self.host.nic.notify()               # the window may have grown after the kick
+            self.host.nic.notify()               # fast path: the window may have grown after the kick
 
     def data_packet(self, seq: int) -> Packet:
         """Packet ``seq`` of this flow (payload ``mtu_bytes`` except the last)."""
@@ -112,6 +112,8 @@ class Sender:
                       seq, offset, payload, self.priority, flow.entropy)
 
     # --- retransmission timer (one pending event; re-armed lazily) -------------------
+    # fast path: one timer event at a time; when it fires before the deadline it is pushed again
+    # for the deadline, instead of a new event for every arm_timer
     def arm_timer(self, deadline_s: float) -> None:
         self._deadline_s = deadline_s
         if not self._timer_pending:
@@ -222,7 +224,7 @@ class Receiver:
 class GoBackNSender(Sender):
     """Go-back-N: resend from the first unacknowledged packet on NACK or timeout."""
 
-    LAZY_NIC = True     # readiness changes only where the host is kicked (see Host.idle_after_send)
+    LAZY_NIC = True     # fast path: readiness changes only where the host is kicked (see Host.idle_after_send)
 
     def __init__(self, network, flow, host, cc=None) -> None:
         super().__init__(network, flow, host, cc)
@@ -288,7 +290,7 @@ class GoBackNReceiver(Receiver):
 
     def on_packet(self, packet) -> None:
         self.packets_received += 1
-        if packet.ecn:
+        if packet.ecn:                  # fast path: no call for an unmarked packet
             self.maybe_cnp(packet)
         seq = packet.seq
         if seq == self.expected and not packet.trimmed:
@@ -305,4 +307,5 @@ class GoBackNReceiver(Receiver):
             self.send_ack(ACK, self.expected)
 
 
+#: Go-back-N as the ``transport=`` pair of :meth:`~netlab.sim.network.Network.add_flow`.
 GoBackN = (GoBackNSender, GoBackNReceiver)

@@ -23,7 +23,7 @@ changes that [uet-ref-prov]:
   value, so switches' ECMP hashing spreads one message over all equal-cost paths.
 * **Receiver credits** (RCCC-like) for incast: with ``credits=True`` a sender may
   send ``initial_credit_packets`` unsolicited, then one packet per credit; the
-  receiving host's :class:`CreditScheduler` grants credits round-robin at its own
+  receiving host's :class:`~netlab.sim.uet_cc.CreditScheduler` grants credits round-robin at its own
   line rate, so N senders can never push more than the last link carries
   (:class:`~netlab.sim.uet_cc.CreditScheduler`). ``packets_per_credit`` credits
   travel in one ``CREDIT`` packet (htsim's UEC sink pulls 4 MTUs at a time).
@@ -108,11 +108,11 @@ def uet(mode: str = "RUD", spray: bool = True, credits: bool = False,
 class UETSender(Sender):
     """Selective-repeat sender: window of in-flight bytes, SACK scoreboard, resend queue."""
 
-    LAZY_NIC = True     # readiness changes only where the host is kicked (see Host.idle_after_send)
+    LAZY_NIC = True     # fast path: readiness changes only where the host is kicked (see Host.idle_after_send)
 
     def __init__(self, network, flow, host, cc=None, config: UETConfig = UETConfig()) -> None:
         self.config = config
-        # the settings read for every packet, as attributes (C fields in the compiled build)
+        # fast path: the settings read for every packet, as attributes (C fields in the compiled build)
         self.spray, self.ack_every = config.spray, config.ack_every
         self.reorder_threshold = config.reorder_threshold
         w = network.window_bytes
@@ -160,7 +160,7 @@ class UETSender(Sender):
             seq = self._next_seq()
             if seq is None:
                 return False
-        elif self.next_new < self.n_packets:          # (the common case of _next_seq, inline)
+        elif self.next_new < self.n_packets:          # fast path: the common case of _next_seq, inline
             seq = self.next_new
         else:
             return False
@@ -238,7 +238,7 @@ class UETSender(Sender):
             self.credits += packet.seq
             self.host.kick()
         else:
-            Sender.on_control(self, packet)   # (the base class by name: the compiled class has no super() cell)
+            Sender.on_control(self, packet)   # fast path: (the base class by name: the compiled class has no super() cell)
             if self.ack_every > 1:
                 self._check_blocked()         # after congestion control has moved the window
 

@@ -42,7 +42,9 @@ STATUS_MEANINGS = {
     "assumption": "a modelling assumption of netlab's, stated so a reader can change it",
     "unconfirmed": "no source found; shown only with this label, never as published",
 }
+#: The statuses a figure may have.
 STATUSES = tuple(STATUS_MEANINGS)
+#: The fact sheet's grades of a source (the module docstring says what each means).
 GRADES = ("P", "S", "D", "U", "-")
 
 

@@ -50,6 +50,7 @@ def _inference(dtype: str) -> Recipe:
     return Recipe(f"inference, {dtype} weights", DTYPE_BYTES[dtype], 0.0, 0.0, "hf-memory-anatomy")
 
 
+#: The named recipes of :func:`recipe`, name -> :class:`Recipe`.
 RECIPES = {
     "inference-fp32": _inference("fp32"),
     "inference-bf16": _inference("bf16"),

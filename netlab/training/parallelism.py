@@ -81,7 +81,9 @@ def step_traffic(n_params: float, n_layers: int, hidden: int, seq_len: int, micr
     grad_bytes_per_param, activation_bytes : float
         Bytes per gradient value and per activation value (2 for BF16).
 
-    Example: a 7-billion-parameter model, data parallel over 64 GPUs, BF16 gradients: each GPU sends
+    Examples
+    --------
+    A 7-billion-parameter model, data parallel over 64 GPUs, BF16 gradients: each GPU sends
     ``2 x 63/64 x 14 GB = 27.6 GB`` per step.
 
     >>> t = step_traffic(7e9, 32, 4096, 4096, 1, 1, dp=64)

@@ -115,6 +115,8 @@ def connection_state(world_size: int, active_peers: int, ranks_per_nic: int = 1,
         Peers a rank talks to over the whole job (``active_peers`` .. world_size - 1);
         default ``active_peers``: the same peers every phase.
 
+    Examples
+    --------
     >>> r = connection_state(1024, active_peers=2, phase_s=1e-3, idle_timeout_s=1e-3)
     >>> r.roce_qps, r.roce_lazy_qps, r.uet_pdcs     # eager, lazy, UET: a repeating ring
     (1023, 2, 2)

@@ -14,14 +14,14 @@ Three scenarios, each one function returning a frozen result:
 
 Configurations (``uet-*`` all run the NSCC-like window control with ECN marking):
 
-==================  ==========================================================
-``roce-lossy``      go-back-N on drop-tail switches, no PFC
-``roce-pfc``        go-back-N on PFC (lossless) switches, as RoCE is deployed
-``uet``             UET-like RUD, drop-tail switches
-``uet-trim``        ... on trimming switches
-``uet-credits``     ... with receiver credits (RCCC-like), drop-tail switches
-``uet-trim-credits`` ... with both
-==================  ==========================================================
+====================  ==========================================================
+``roce-lossy``        go-back-N on drop-tail switches, no PFC
+``roce-pfc``          go-back-N on PFC (lossless) switches, as RoCE is deployed
+``uet``               UET-like RUD, drop-tail switches
+``uet-trim``          ... on trimming switches
+``uet-credits``       ... with receiver credits (RCCC-like), drop-tail switches
+``uet-trim-credits``  ... with both
+====================  ==========================================================
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ MAX_INCAST_BYTES = 1 << 30     # all senders together, in the ready-made incast
 
 _WHY_PROP = "one link inside a datacenter; netlab.longhaul.experiments models long links"
 
+#: The transport configurations :func:`incast` runs (the module docstring says what each is).
 INCAST_CONFIGS = ("roce-lossy", "roce-pfc", "uet", "uet-trim", "uet-credits", "uet-trim-credits")
 SPRAY_CONFIGS = ("roce-ecmp", "roce-spray", "uet-ecmp", "uet-spray")
 
