@@ -63,8 +63,11 @@ def fit_one_shot(n_gpus: int, sizes_bytes: tuple[float, float], times_s: tuple[f
     (5.0, 100.0)
     """
     n = validate.integer("n_gpus", n_gpus, minimum=2, maximum=validate.MAX_RANKS)
-    (s1, s2) = [validate.non_negative("sizes_bytes", v) for v in validate.sequence("sizes_bytes", sizes_bytes)]
-    (t1, t2) = [validate.positive("times_s", v) for v in validate.sequence("times_s", times_s)]
+    sizes = [validate.non_negative("sizes_bytes", v) for v in validate.sequence("sizes_bytes", sizes_bytes)]
+    times = [validate.positive("times_s", v) for v in validate.sequence("times_s", times_s)]
+    if len(sizes) != 2 or len(times) != 2:
+        raise ValueError(f"sizes_bytes and times_s must hold two values each, got {len(sizes)} and {len(times)}")
+    (s1, s2), (t1, t2) = sizes, times
     if not (s2 > s1 and t2 > t1):
         raise ValueError(f"sizes_bytes and times_s must both increase, got {sizes_bytes} and {times_s}")
     bandwidth = 8.0 * (n - 1) * (s2 - s1) / (t2 - t1)

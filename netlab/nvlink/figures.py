@@ -143,6 +143,7 @@ def overlap_example(bucket_mib: float, backward_s: float):
     and the measured bus bandwidth of one 400 Gb/s NIC (registry ``nccl.ndr.busbw_per_nic``).
     """
     from netlab.training import overlap
+    bucket_mib = validate.positive("bucket_mib", bucket_mib, maximum=1e6, why="a terabyte per bucket")
     return overlap.ddp_backward(OVERLAP_GRAD_BYTES, backward_s, OVERLAP_WORLD,
                                 specs.value("nccl.tuner.step_latency.net.ring.simple"),
                                 specs.value("nccl.ndr.busbw_per_nic"),
