@@ -10,6 +10,8 @@ dictionaries below map them to registry keys and model names.
 
 from __future__ import annotations
 
+import functools
+
 from netlab import plots, specs, validate
 from netlab.nvlink import inference, domains as scaleup
 from netlab.units import GB, format_time
@@ -133,7 +135,16 @@ OVERLAP_WORLD = 16
 #: Bucket sizes the overlap explorer offers, in MiB (25 is PyTorch DDP's default).
 BUCKETS_MIB = (1, 25, 400)
 #: Backward-pass times the overlap explorer offers, in seconds.
-BACKWARD_S = (0.25, 0.5, 1.0)
+BACKWARD_S = (0.5, 1.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _overlap_example(bucket_mib: float, backward_s: float):
+    from netlab.training import overlap
+    return overlap.ddp_backward(OVERLAP_GRAD_BYTES, backward_s, OVERLAP_WORLD,
+                                specs.value("nccl.tuner.step_latency.net.ring.simple"),
+                                specs.value("nccl.ndr.busbw_per_nic"),
+                                bucket_bytes=bucket_mib * 2**20)
 
 
 def overlap_example(bucket_mib: float, backward_s: float):
@@ -142,25 +153,29 @@ def overlap_example(bucket_mib: float, backward_s: float):
     Each bucket is a ring all-reduce with NCCL's per-step network latency for the Simple protocol
     and the measured bus bandwidth of one 400 Gb/s NIC (registry ``nccl.ndr.busbw_per_nic``).
     """
-    from netlab.training import overlap
     bucket_mib = validate.positive("bucket_mib", bucket_mib, maximum=1e6, why="a terabyte per bucket")
-    return overlap.ddp_backward(OVERLAP_GRAD_BYTES, backward_s, OVERLAP_WORLD,
-                                specs.value("nccl.tuner.step_latency.net.ring.simple"),
-                                specs.value("nccl.ndr.busbw_per_nic"),
-                                bucket_bytes=bucket_mib * 2**20)
+    backward_s = validate.positive("backward_s", backward_s)
+    return _overlap_example(bucket_mib, backward_s)
 
 
 def draw_overlap(bucket_mib: float, backward_s: float):
     """Gradients ready vs gradients all-reduced over time; the gap after the backward pass is exposed."""
     s = overlap_example(bucket_mib, backward_s)
     fig, ax = plots.figure(width_in=6.4, height_in=3.4)
-    done, ready_x, ready_y, red_x, red_y = 0.0, [0.0], [0.0], [0.0], [0.0]
-    for b, r, e in zip(s.item_bytes, s.ready_s, s.end_s):
+    # Staircases of bytes ready and bytes reduced; with many buckets every k-th step is drawn (the
+    # curve is then smooth at the figure's resolution) and the last one always.
+    stride = max(1, s.n_items // 200)
+    keep = sorted(set(range(stride - 1, s.n_items, stride)) | {s.n_items - 1})
+    cumulative, done = [], 0.0
+    for b in s.item_bytes:
         done += b / GB
-        ready_x += [r, r]
-        ready_y += [ready_y[-1], done]
-        red_x += [e, e]
-        red_y += [red_y[-1], done]
+        cumulative.append(done)
+    ready_x, ready_y, red_x, red_y = [0.0], [0.0], [0.0], [0.0]
+    for j in keep:
+        ready_x += [s.ready_s[j], s.ready_s[j]]
+        ready_y += [ready_y[-1], cumulative[j]]
+        red_x += [s.end_s[j], s.end_s[j]]
+        red_y += [red_y[-1], cumulative[j]]
     ax.plot([0.0, s.compute_s], [0.0, done], color=plots.color("compute"), linestyle=":",
             label="gradients computed")
     ax.plot(ready_x, ready_y, color=plots.color("orange"), label="buckets ready")
@@ -187,7 +202,7 @@ def overlap_readout(bucket_mib: float, backward_s: float) -> str:
 # --- MoE dispatch as deployed (netlab.nvlink.moe.node_limited_dispatch) ------------------------------
 
 #: Expert-parallel groups the dispatch explorer offers, in 8-GPU nodes.
-EP_NODES = (4, 8, 32)
+EP_NODES = (8, 32)
 #: Routing rules: the node limit M (None: none).
 ROUTINGS = {"no node limit": None, "at most 4 nodes": 4}
 #: DeepSeek-V3's prefill/training dispatch, as DeepEP's tables test it: tokens per GPU.
@@ -238,7 +253,7 @@ ENGINE_TPS = (2, 4, 8)
 ENGINE_SIZES = tuple(2.0 ** k for k in range(10, 27))
 
 
-def draw_engine_all_reduce(system: str, tp: int):
+def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
     """Log-log: one-shot, two-shot and NCCL's pick by message size; SGLang's measurements on 8 H100."""
     from netlab.nvlink import engines
     validate.choice("system", system, ENGINE_SYSTEMS)
@@ -258,6 +273,13 @@ def draw_engine_all_reduce(system: str, tp: int):
                 color=plots.color("vermillion"), label="SGLang kernel, measured")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Plain tick labels: log axes would otherwise set every label as mathtext (slow to lay out).
+    xticks = [1, 16, 256, 4096, 65536]
+    ax.set_xticks(xticks, ["1", "16", "256", "4 Mi", "64 Mi"])
+    yticks = [y for y in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if y <= 1.5 * max(r.nccl_s for r in rows) * 1e6
+              or y <= 1.5 * max(r.one_shot_s for r in rows) * 1e6]
+    ax.set_yticks(yticks, [str(y) for y in yticks])
+    ax.minorticks_off()
     ax.set_xlabel("message (KiB)")
     ax.set_ylabel("all-reduce time (µs)")
     ax.set_title(f"TP {tp} on {ENGINE_SYSTEMS[system]}")
@@ -265,7 +287,7 @@ def draw_engine_all_reduce(system: str, tp: int):
     return fig
 
 
-def engine_readout(system: str, tp: int) -> str:
+def engine_readout(tp: int, system: str = "dgx-h100") -> str:
     """One sentence: the decode message (16 KB) with each kernel, and where two-shot takes over."""
     from netlab.nvlink import engines
     validate.choice("system", system, ENGINE_SYSTEMS)

@@ -169,8 +169,8 @@ def ddp_backward(grad_bytes: float, backward_s: float, world_size: int, alpha_s:
     for b in sizes:
         done += b
         ready.append(backward_s * min(1.0, done / total))
-    comm = [_all_reduce_s(b, world_size, alpha_s, bandwidth_bps) for b in sizes]
-    return run_in_order(sizes, ready, comm, backward_s, kind="DDP buckets")
+    times = {b: _all_reduce_s(b, world_size, alpha_s, bandwidth_bps) for b in set(sizes)}   # at most two sizes
+    return run_in_order(sizes, ready, [times[b] for b in sizes], backward_s, kind="DDP buckets")
 
 
 def exposed_comm_s(grad_bytes: float, backward_s: float, world_size: int, alpha_s: float, bandwidth_bps: float,
