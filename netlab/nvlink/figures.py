@@ -275,12 +275,12 @@ def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
     ax.set_yscale("log")
     # Plain tick labels: log axes would otherwise set every label as mathtext (slow to lay out).
     xticks = [1, 16, 256, 4096, 65536]
-    ax.set_xticks(xticks, ["1", "16", "256", "4 Mi", "64 Mi"])
+    ax.set_xticks(xticks, ["1 KiB", "16 KiB", "256 KiB", "4 MiB", "64 MiB"])
     yticks = [y for y in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if y <= 1.5 * max(r.nccl_s for r in rows) * 1e6
               or y <= 1.5 * max(r.one_shot_s for r in rows) * 1e6]
     ax.set_yticks(yticks, [str(y) for y in yticks])
     ax.minorticks_off()
-    ax.set_xlabel("message (KiB)")
+    ax.set_xlabel("message size")
     ax.set_ylabel("all-reduce time (µs)")
     ax.set_title(f"TP {tp} on {ENGINE_SYSTEMS[system]}")
     ax.legend(fontsize="small", loc="upper left")
