@@ -43,6 +43,7 @@ from collections.abc import Sequence
 
 from netlab import specs, validate
 from netlab.collectives import nccl_tuner as nccl_model
+from netlab.nvlink import kernels
 from netlab.nvlink.domains import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
@@ -267,10 +268,9 @@ def _tp_all_reduce(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: st
     if algorithm != "custom" or tp > d or domain.fabric != "nvlink":
         return nccl
     # A serving engine inside one NVLink domain: its one-shot or two-shot kernel, or NCCL, whichever is
-    # fastest (netlab.nvlink.engines; the kernels read peers at the domain's line rate, a floor).
-    from netlab.nvlink import engines
-    options = [(engines.one_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom one-shot"),
-               (engines.two_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom two-shot"),
+    # fastest (netlab.nvlink.kernels; the kernels read peers at the domain's line rate, a floor).
+    options = [(kernels.one_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom one-shot"),
+               (kernels.two_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom two-shot"),
                (nccl.time_s, nccl.label)]
     time_s, label = min(options)
     return _Choice(time_s=time_s, label=label)
