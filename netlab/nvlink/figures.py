@@ -129,8 +129,9 @@ def pareto_readout(model_name: str, tp: int) -> str:
 
 # --- overlap of the data-parallel all-reduce with the backward pass (netlab.training.overlap) -------
 
-#: The data-parallel example: a 7-billion-parameter model's BF16 gradients over 16 replicas.
+#: Gradient bytes of the data-parallel example (a 7-billion-parameter model in BF16).
 OVERLAP_GRAD_BYTES = 14e9
+#: Replicas of the data-parallel example.
 OVERLAP_WORLD = 16
 #: Bucket sizes the overlap explorer offers, in MiB (25 is PyTorch DDP's default).
 BUCKETS_MIB = (1, 25, 400)
@@ -203,9 +204,9 @@ def overlap_readout(bucket_mib: float, backward_s: float) -> str:
 
 #: Expert-parallel groups the dispatch explorer offers, in 8-GPU nodes.
 EP_NODES = (8, 32)
-#: Routing rules: the node limit M (None: none).
+#: The routing rules, each with its node limit M (None for no limit).
 ROUTINGS = {"no node limit": None, "at most 4 nodes": 4}
-#: DeepSeek-V3's prefill/training dispatch, as DeepEP's tables test it: tokens per GPU.
+#: Tokens per GPU in DeepSeek-V3's prefill and training dispatch, as DeepEP's tables test it.
 DISPATCH_TOKENS = 4096
 
 

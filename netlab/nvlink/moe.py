@@ -158,12 +158,12 @@ class NodeLimitedDispatch:
 
     @property
     def time_s(self) -> float:
-        """RDMA and NVLink run at once (DeepEP's normal kernels): the slower sets the time."""
+        """The slower of the RDMA and NVLink parts, which run at once in DeepEP's normal kernels."""
         return max(self.rdma_s, self.nvlink_s)
 
     @property
     def dedup_factor(self) -> float:
-        """Network bytes saved by sending once per node: direct / forwarded."""
+        """Network bytes saved by sending once per node (direct over forwarded)."""
         return self.direct_rdma_bytes / self.rdma_bytes if self.rdma_bytes else 1.0
 
     @property
