@@ -371,7 +371,7 @@ def color(name: str) -> str:
     raise ValueError(f"name must be one of {sorted(TECH_COLORS) + sorted(OKABE_ITO)}, got {name!r}")
 
 
-#: Width (inches) of the figures drawn inside :func:`narrow_figures`: an explorer's phone frames.
+#: Width (inches) of the figures drawn inside :func:`narrow_figures`, an explorer's phone frames.
 #: Text keeps its size in points, so a narrower figure shows it larger in the same column: a
 #: 3.6-inch (259 pt) frame in a phone's 340 px column draws 10 pt tick labels at 13 px and 7 pt
 #: superscripts at 9 px, where a 6.4-inch one drew them at 7 and 5 px.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from netlab import specs, validate
 
-#: The measurement the default synchronisation floor is calibrated on: (bytes, TP, registry key).
+#: The measurement the default synchronisation floor is calibrated on, as (bytes, TP, registry key).
 CALIBRATION = (4096, 8, "nccl.alternative.custom_all_reduce.h100_tp8_4kb")
 
 

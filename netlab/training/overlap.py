@@ -78,7 +78,7 @@ class OverlapSchedule:
 
     @property
     def serial_s(self) -> float:
-        """Compute plus all communication: the step with no overlap."""
+        """Compute plus all communication, the step with no overlap."""
         return self.compute_s + self.comm_s
 
     @property
