@@ -270,7 +270,7 @@ def _default(name: str, value: float | None, key: str) -> float:
 # --- energy per bit by generation (chapter 9) ----------------------------------------------------
 
 #: Optics whose power per rate the registry holds: name -> (power key, rate in bit/s or a registry key).
-ENERGY_ROWS = {
+ENERGY_ROWS: dict[str, tuple[str, float | str]] = {
     "400G DR4 pluggable (NVIDIA, max)": ("optics.nvidia_400g_dr4.module_power", 400e9),
     "800G SR8 pluggable (NVIDIA, multimode)": ("optics.nvidia_800g_sr8.module_power", 800e9),
     "800G DR8 pluggable (NVIDIA, single-mode)": ("optics.nvidia_800g_dr8.module_power", 800e9),
@@ -290,7 +290,7 @@ def energy_per_bit_table() -> str:
     rows = ["| optics | rate | power | energy per bit | status, grade |", "|---|---|---|---|---|"]
     for name, (power_key, rate) in ENERGY_ROWS.items():
         spec = specs.get(power_key)
-        rate_bps = specs.value(rate) if isinstance(rate, str) else rate
+        rate_bps = specs.value(rate) if isinstance(rate, str) else float(rate)
         rows.append(f"| {name} | {rate_bps / 1e9:g} Gb/s | {spec.value:g} W | "
                     f"{spec.value / rate_bps / pJ:.3g} pJ/bit | {spec.status}, {spec.grade} |")
     return "\n".join(rows)
