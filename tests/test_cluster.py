@@ -23,7 +23,7 @@ API = {
     cluster.explore: dict(workload=W, brief=cluster.Brief(28.5, 12.35e6, 230e6), mfu=0.4),
     cluster.scaleout_efficiency: dict(load_balancing="ecmp", flows_per_leaf=32, uplinks_per_leaf=32,
                                       bytes_per_flow=1e6),
-    cluster.evaluate: dict(design=IB, workload=W, mfu=0.4, pue=1.3, overlap=0.0),
+    cluster.evaluate: dict(design=IB, workload=W, mfu=0.4, pue=1.3, overlap=0.0, checkpoint_s=30.0, restart_s=180.0),
     cluster.serve: dict(design=IB, model_name="llama3-70b", batch=8),
     cluster.robustness: dict(workload=W, brief=cluster.Brief(28.5, 12.35e6, 230e6), pues=(1.3,), overlaps=(0.0,),
                              flows_per_gpu=(1,)),
@@ -502,3 +502,26 @@ def test_rail_only_is_a_superpod_unit_without_its_spines():
     assert low - 0.01 <= rails.rail_only_saving(16_384).cost_low <= high
     assert low <= rails.rail_only_saving(4608, domain="gb200-nvl72").cost_high <= high
     assert rails.rail_only_saving(32_768).cost_low == 0.0     # a rail of 4,096 NICs still needs three tiers
+
+
+def test_chapter_11_fabric_table_says_what_the_calculator_gives():
+    import pathlib
+    from netlab.fabric import rails
+    text = (pathlib.Path(__file__).parents[1] / "book" / "ch11-capstone.md").read_text()
+
+    def tiers(kind, n, domain="dgx-h100"):
+        return " + ".join(str(c) for c in rails.size(kind, n, "quantum2", domain).fabric.switches_per_tier)
+
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| NVIDIA DGX") or line.startswith("| one SU")
+            or "rail-only against rail-optimized |" in line}
+    assert rows["NVIDIA DGX H100 SuperPOD, 1 SU (32 node slots, 256 GPUs)"][3] == tiers("rail_optimized", 256)
+    assert rows["NVIDIA DGX H100 SuperPOD, 3 SUs (95 nodes, 768 ports)"][3] == tiers("rail_optimized", 768)
+    assert rows["NVIDIA DGX H100 SuperPOD, 4 SUs (127 nodes and a UFM slot, 1,024 ports)"][3] == \
+        tiers("rail_optimized", 1024)
+    assert rows["NVIDIA DGX B200 SuperPOD, 16 SUs (512 nodes, 4,096 GPUs)"][3] == tiers("fat_tree", 4096)
+    for label, n, domain in (("16,384 H100 GPUs, rail-only against rail-optimized", 16_384, "dgx-h100"),
+                             ("4,608 GPUs in NVL72 racks, rail-only against rail-optimized", 4608, "gb200-nvl72"),
+                             ("32,768 H100 GPUs, rail-only against rail-optimized", 32_768, "dgx-h100")):
+        only, opt = (rails.size(k, n, "quantum2", domain).n_switches for k in ("rail_only", "rail_optimized"))
+        assert rows[label][3] == f"{only:,} against {opt:,}", label
