@@ -278,7 +278,7 @@ ENERGY_ROWS: dict[str, tuple[str, float | str]] = {
     "800G linear pluggable (LPO)": ("optics.lpo_800g.module_power", 800e9),
     "1.6T pluggable port (NVIDIA's comparison)": ("optics.pluggable.port_power", "assume.optics.claim_port_rate"),
     "1.6T co-packaged port (NVIDIA's claim)": ("optics.cpo.port_power", "assume.optics.claim_port_rate"),
-    "passive copper (DAC), one end": ("optics.dac.end_power", 800e9),
+    "passive copper (DAC), one end": ("optics.nvidia_dac.module_power", 800e9),
 }
 
 

@@ -13,7 +13,7 @@ Keys use the registry's existing prefixes: ``util.`` (measured utilisation and i
 """
 
 from netlab.specs import Spec, register
-from netlab.units import W, day, m, s
+from netlab.units import day, m, s
 
 _TABLE5 = ("Table 5 of the paper, read through DatacenterDynamics' report and G. Lockwood's reproduction "
            "of the table; the paper itself was not opened for this entry.")
@@ -83,8 +83,6 @@ register(
          "Longest linear active copper cable (LACC: a pre-emphasis amplifier in each end, no DSP) "
          "NVIDIA offers for 800G switch-to-switch links",
          "nvidia-linkx-copper", "2025", "shipping", "P", published="3-5 m"),
-    Spec("optics.dac.end_power", 0.1 * W, "W", "Power of one end of a passive copper (DAC) cable",
-         "nvidia-linkx-copper", "2025", "shipping", "P", published="0.1 W per end"),
     Spec("optics.aec.max_reach", 7 * m, "m",
          "Reach a vendor gives for an 800G active electrical cable (AEC: a retimer in each end)",
          "ydfiber-800g-aec", "2025", "vendor claim", "S", published="2-7 m",
