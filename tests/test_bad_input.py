@@ -358,6 +358,8 @@ RESULT_RECORDS = [
     "netlab.training.parallelism.DataParallelStep", "netlab.uet.connections.ConnectionState",
     "netlab.uet.experiments.LossRun", "netlab.uet.experiments.IncastResult", "netlab.uet.experiments.SprayResult",
     "netlab.uet.loss_recovery.LossRecovery", "netlab.uet.loss_recovery.IncastEstimate",
+    "netlab.optics.costs.FabricPrice", "netlab.training.failures.Checkpointing",
+    "netlab.training.failures.FailureEffect",
 ]
 
 
