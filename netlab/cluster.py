@@ -666,8 +666,8 @@ def robustness_table(rows: list[Robustness]) -> str:
                           for v in values)
         return f"**{text}**" if len(values) == 1 else text
 
-    out = ["| PUE | bucket | backward share | flows per GPU | designs meeting | domain | fabric | optics "
-           "| oversubscription | wiring | 1:1 designs meeting are |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [("| PUE | bucket | backward share | flows per GPU | designs meeting | domain | fabric | optics "
+            "| oversubscription | wiring | 1:1 designs meeting are |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         out.append(f"| {r.pue:g} | {r.bucket_bytes / 2**20:g} MiB | {r.backward_share:.3g} | {r.flows_per_gpu} | "
                    f"{r.n_meet} | "

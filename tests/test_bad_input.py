@@ -230,6 +230,8 @@ CASES = {
                                           weight=np.ones(3), capacity_bps=np.array([10.0, 3.0]),
                                           size_bits=np.array([8.0, 8.0]))),
     cluster.check: Case(dict(evaluation=_EVAL, brief=BRIEF)),
+    cluster.gradient_overlap: Case(dict(grad_bytes=1e8, backward_s=0.01, dp=2, domain=cluster.scaleup.preset("dgx-h100"),
+                                        domain_size=1, bucket_bytes=25e6)),
     cluster.best: Case(dict(verdicts=[_VERDICT])),
     cluster.binding_counts: Case(dict(verdicts=[_VERDICT])),
     cluster.results_table: Case(dict(verdicts=[_VERDICT])),
