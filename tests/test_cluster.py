@@ -599,3 +599,18 @@ def test_chapter_11_fabric_table_says_what_the_calculator_gives():
                              ("32,768 H100 GPUs, rail-only against rail-optimized", 32_768, "dgx-h100")):
         only, opt = (rails.size(k, n, "quantum2", domain).n_switches for k in ("rail_only", "rail_optimized"))
         assert rows[label][3] == f"{only:,} against {opt:,}", label
+
+
+def test_chapter_11_overlap_table_is_what_the_model_gives():
+    import pathlib
+    text = (pathlib.Path(__file__).parents[1] / "book" / "ch11-capstone.md").read_text()
+    for label, domain, fabric_key in (("8-GPU DGX H100, InfiniBand adaptive", "dgx-h100", "ib-adaptive"),
+                                      ("8-GPU DGX H100, Ethernet ECMP", "dgx-h100", "eth-ecmp"),
+                                      ("NVL72, InfiniBand adaptive", "gb200-nvl72", "ib-adaptive"),
+                                      ("NVL72, Ethernet ECMP", "gb200-nvl72", "eth-ecmp")):
+        e = cluster.evaluate(cluster.capstone_design(domain, fabric_key, "dsp_pluggable", 1.0), W)
+        fill = e.backward_window_s * 25 * 2**20 / (70e9 / 32 * 2)
+        exposed = (f"{e.dp_exposed_s * 1e3:.2f} ms" if e.dp_exposed_s < 1e-3 else f"{e.dp_exposed_s * 1e3:.0f} ms")
+        row = (f"| {label} | {e.backward_window_s * 1e3:.0f} ms | {e.dp_s * 1e3:.0f} ms | "
+               f"{e.dp_s / e.n_buckets * 1e3:.2f} / {fill * 1e3:.2f} ms | {exposed} | {e.overlap:.0%} |")
+        assert row.replace("%", " %") in text, row
