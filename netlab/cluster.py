@@ -59,9 +59,9 @@ from netlab.units import format_power, format_time
 LOAD_BALANCING = ("ecmp", "spraying", "adaptive")
 TRAINING_BYTES_PER_PARAM = 16.0   # mixed-precision Adam, ZeRO accounting (chapter 1)
 MTU_BYTES = 4096
-#: Share of a training step's compute spent in the backward pass: of the 6ND FLOPs of a step, the
-#: forward pass takes 2ND and the backward pass twice that, 4ND (gradients with respect to both
-#: the activations and the weights), so 4/6 = 2/3 (Kaplan et al.'s count, chapter 1).
+#: Share of a training step's compute spent in the backward pass, 2/3.
+#: Of the 6ND FLOPs of a step the forward pass takes 2ND and the backward pass twice that, 4ND
+#: (gradients with respect to both the activations and the weights): Kaplan et al.'s count, chapter 1.
 BACKWARD_SHARE = 2.0 / 3.0
 
 
@@ -78,7 +78,8 @@ class Workload:
     micro_batch: int = 1
 
     def __post_init__(self):
-        validate.positive("n_params", self.n_params)
+        # at most 1e14: 2 bytes of gradient each stay within a petabyte, what the bucket model takes
+        validate.positive("n_params", self.n_params, maximum=1e14, why="a hundred trillion parameters")
         validate.integer("n_layers", self.n_layers, minimum=1)
         validate.integer("hidden", self.hidden, minimum=1)
         validate.integer("seq_len", self.seq_len, minimum=1)
