@@ -726,6 +726,35 @@ def brief_explorer(workload: Workload, brief: Brief):
     )
 
 
+def plot_overlap(evaluation: Evaluation):
+    """Bars of the backward window and of the gradient all-reduce, split into hidden and exposed."""
+    from netlab import plots
+    validate.instance("evaluation", evaluation, Evaluation, "an Evaluation from cluster.evaluate")
+    e = evaluation
+    fig, ax = plots.figure(width_in=6.4, height_in=2.2)
+    ms = 1e3
+    hidden = e.dp_s - e.dp_exposed_s
+    ax.barh([1], [e.backward_window_s * ms], color=plots.color("compute"))
+    ax.barh([0], [hidden * ms], color=plots.color("green"))
+    ax.barh([0], [e.dp_exposed_s * ms], left=[hidden * ms], color=plots.color("vermillion"))
+    ax.axvline(e.backward_window_s * ms, color=plots.color("black"), linewidth=1.2, linestyle="--")
+    ax.set_yticks([0, 1], ["gradient all-reduce", "last backward pass"])
+    ax.set_xlim(0, max(e.dp_s, e.backward_window_s) * ms * 1.05)
+    ax.set_xlabel("milliseconds per step (green hidden, red exposed)")
+    fig.alt = plot_overlap_alt(e)
+    return fig
+
+
+def plot_overlap_alt(evaluation: Evaluation) -> str:
+    """Alternative text of :func:`plot_overlap` for ``evaluation``."""
+    validate.instance("evaluation", evaluation, Evaluation, "an Evaluation from cluster.evaluate")
+    e = evaluation
+    return (f"{e.design.name}: the last micro-batch's backward pass takes {e.backward_window_s * 1e3:.1f} ms; "
+            f"the gradient all-reduce in {e.n_buckets:,} buckets takes {e.dp_s * 1e3:.1f} ms, of which "
+            f"{(e.dp_s - e.dp_exposed_s) * 1e3:.1f} ms hidden and {e.dp_exposed_s * 1e3:.1f} ms exposed "
+            f"({e.overlap:.0%} hidden)")
+
+
 def plot_brief_alt(verdict: Verdict) -> str:
     """Alternative text of :func:`plot_brief` for ``verdict``."""
     validate.instance("verdict", verdict, Verdict, "a Verdict from cluster.check")

@@ -238,6 +238,8 @@ CASES = {
     cluster.step_parts: Case(dict(evaluation=_EVAL)),
     cluster.plot_brief_alt: Case(dict(verdict=_VERDICT)),
     cluster.plot_brief: Case(dict(verdict=_VERDICT)),
+    cluster.plot_overlap: Case(dict(evaluation=_EVAL)),
+    cluster.plot_overlap_alt: Case(dict(evaluation=_EVAL)),
     fabric_experiments.fail_spine_link: Case(lambda: dict(net=topology.leaf_spine(2, 2, 1, 100e9, 100e9), n_leaves=2,
                                                           n_spines=2, hosts_per_leaf=1, leaf=0, spine=1)),
     fabric_figures.draw_completions: Case(dict(runs={("ecmp", "permutation"): _FABRIC_RUN}, scenario="permutation",

@@ -614,3 +614,13 @@ def test_chapter_11_overlap_table_is_what_the_model_gives():
         row = (f"| {label} | {e.backward_window_s * 1e3:.0f} ms | {e.dp_s * 1e3:.0f} ms | "
                f"{e.dp_s / e.n_buckets * 1e3:.2f} / {fill * 1e3:.2f} ms | {exposed} | {e.overlap:.0%} |")
         assert row.replace("%", " %") in text, row
+
+
+def test_plot_overlap_draws_the_window_and_the_hidden_and_exposed_all_reduce():
+    # DGX H100 on 1:1 ECMP: a 90.6 ms window; 816.8 ms of all-reduce, 90.0 ms hidden, 726.7 ms exposed
+    e = cluster.evaluate(cluster.capstone_design("dgx-h100", "eth-ecmp", "dsp_pluggable", 1.0), W)
+    fig = cluster.plot_overlap(e)
+    widths = [round(p.get_width(), 1) for p in fig.axes[0].patches]
+    assert widths == [90.6, 90.0, 726.7]
+    assert widths[1] + widths[2] == pytest.approx(816.8, abs=0.1)
+    assert "90.0 ms hidden and 726.7 ms exposed (11% hidden)" in fig.alt == cluster.plot_overlap_alt(e)
