@@ -250,8 +250,8 @@ register(
          "CollNet (SHARP) all-reduce algbw the NCCL maintainer expects on DGX A100 with 8 NICs, "
          "limited by NVLink", "nccl-issue-320", "2023-01", "measured", "P", published="~110 GB/s algbw",
          note="'~220 GB/s BusBw'; with 4 NICs about 80 GB/s algbw."),
-    Spec("sharp.streaming_aggregation_flows", 2, "1",
+    Spec("nccl.collnet.sharp_streaming_aggregation_flows", 2, "1",
          "Streaming aggregation (SHARP) flows a switch allows at once, as NVIDIA's NCCL-SHARP plugin "
          "documentation states", "hpcx-nccl-sharp-plugin", "2025", "shipping", "P", published="max 2",
-         note="Jobs beyond that fall back to host-based algorithms; the plugin also needs rail-aligned leaves."),
+         note="The same page: CollNet is enabled with NCCL_COLLNET_ENABLE=1, and needs rail-aligned leaves."),
 )
