@@ -87,20 +87,21 @@ def draw_protocols(setup: str):
     n, m, fabric, nic = _setup(setup)
     fig, ax = plots.figure(width_in=6.4, height_in=3.4)
     sizes = np.array(TUNER_SIZES)
-    for proto in protocols.PROTOCOLS:
-        if proto == "ll128" and fabric == "pcie":
-            continue
-        t = [nccl_tuner.estimate(s, n, m, "ring", proto, fabric=fabric, nic_bps=nic).time_s for s in sizes]
+    used = [p for p in protocols.PROTOCOLS if not (p == "ll128" and fabric == "pcie")]
+    times = {p: np.array([nccl_tuner.estimate(s, n, m, "ring", p, fabric=fabric, nic_bps=nic).time_s
+                          for s in sizes]) for p in used}
+    best = np.min(np.array(list(times.values())), axis=0)
+    for proto in used:
         eff = protocols.protocol_format(proto).efficiency
-        ax.loglog(sizes, np.array(t) * 1e6, color=plots.color(_PROTO_COLOURS[proto]),
+        ax.semilogx(sizes, times[proto] / best, color=plots.color(_PROTO_COLOURS[proto]),
                   label=f"ring/{protocols.NAMES[proto]} ({100 * eff:.4g} % payload)")
     for x in protocols.crossovers(n, m, "ring", fabric, nic_bps=nic):
         if x.n_bytes is not None:
             ax.axvline(x.n_bytes, color=plots.color("grey"), linestyle=":", linewidth=1)
     ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("NCCL's predicted time (µs)")
-    ax.set_title(f"Ring all-reduce, {setup}")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_ylabel("time / fastest protocol's time")
+    ax.set_title(f"NCCL's model of a ring all-reduce, {setup}")
+    ax.legend(loc="center left", fontsize=8)
     return fig
 
 
@@ -126,31 +127,37 @@ def _choices(setup: str, knob: str):
 
 
 def draw_choice(setup: str, knob: str = "none"):
-    """algbw of every (algorithm, protocol) the tuner weighs, against size; its pick drawn thick."""
+    """Each (algorithm, protocol)'s predicted time over the time of NCCL's pick, against size.
+
+    The pick sits on 1 (thick); a candidate the knob takes away is drawn faint and may fall below 1:
+    the price of the knob at that size.
+    """
+    from matplotlib.ticker import FuncFormatter
+
     from netlab.collectives import nccl_tuner
     n, m, fabric, nic, algos, protos = _choices(setup, knob)
     sizes = np.array(TUNER_SIZES)
     table = [nccl_tuner.candidates(s, n, m, fabric=fabric, nic_bps=nic) for s in sizes]
+    picks = nccl_tuner.choice_table(n, m, TUNER_SIZES, fabric=fabric, nic_bps=nic, algorithms=algos,
+                                    protocols=protos)
+    pick_t = np.array([c.time_s for c in picks.choices])
     fig, ax = plots.figure(width_in=6.4, height_in=3.4)
     for est in table[0]:
         alg, proto = est.algorithm, est.protocol
-        row = [next(e for e in r if e.algorithm == alg and e.protocol == proto) for r in table]
+        row = np.array([next(e for e in r if e.algorithm == alg and e.protocol == proto).time_s for r in table])
         allowed = alg in algos and proto in protos
-        ax.semilogx(sizes, [s * 8 / e.time_s / GBps for s, e in zip(sizes, row)],
-                    color=plots.color(_PROTO_COLOURS[proto]), linestyle=_ALGO_STYLES[alg], linewidth=0.9,
-                    alpha=0.7 if allowed else 0.2)
-    picks = nccl_tuner.choice_table(n, m, TUNER_SIZES, fabric=fabric, nic_bps=nic, algorithms=algos,
-                                    protocols=protos)
-    ax.semilogx(sizes, [s * 8 / e.time_s / GBps for s, e in zip(sizes, picks.choices)],
-                color=plots.color("black"), linewidth=2.2, label="NCCL's pick")
+        ax.loglog(sizes, row / pick_t, color=plots.color(_PROTO_COLOURS[proto]), linestyle=_ALGO_STYLES[alg],
+                  linewidth=1.0, alpha=0.8 if allowed else 0.3, label=est.label)
+    ax.loglog(sizes, np.ones_like(sizes), color=plots.color("black"), linewidth=2.4)
     for s, label in picks.switch_points():
-        e = picks.choices[list(picks.sizes).index(s)]
-        ax.annotate(label, (s, s * 8 / e.time_s / GBps), fontsize=7, xytext=(-6, 8), textcoords="offset points")
+        ax.annotate(label, (s, 1.0), fontsize=8, rotation=90, xytext=(2, -4), textcoords="offset points",
+                    va="top")
+    ax.set_ylim(0.3, 30)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_xlabel("message size (bytes)")
-    ax.set_ylabel("algbw = size / time (GB/s)")
+    ax.set_ylabel("time / time of NCCL's pick")
     ax.set_title(f"All-reduce, {setup}" + ("" if knob == "none" else f", {knob}"))
-    ax.legend(loc="upper left", fontsize=7, title="colour: LL / LL128 / Simple\nline: ring / tree / NVLS",
-              title_fontsize=7)
+    ax.legend(loc="upper left", fontsize=8, ncol=3)
     return fig
 
 
@@ -191,20 +198,21 @@ def draw_log(case: str, channel: int = 0):
     fig, ax = plots.figure(width_in=4.8, height_in=3.6)
     angle = {r: 2 * np.pi * i / n for i, r in enumerate(order)}
     xy = {r: (np.cos(a), np.sin(a)) for r, a in angle.items()}
-    net = {(h.src_rank, h.dst_rank): h for h in log.hops if h.channel == ch and h.network}
+    net = {(h.src_rank, h.dst_rank): h for h in log.hops if h.channel == ch and h.network}   # send and receive
     for i, r in enumerate(order):
         nxt = order[(i + 1) % n]
         (x0, y0), (x1, y1) = xy[r], xy[nxt]
         hop = net.get((r, nxt))
         crosses = r // ppn != nxt // ppn
         colour = plots.color("infiniband" if crosses else "nvlink")
+        dashed = crosses and hop is not None and not hop.gdr        # a network hop staged in host memory
         ax.annotate("", (x1, y1), (x0, y0), arrowprops=dict(arrowstyle="->", color=colour,
-                                                             linestyle="-" if not crosses or (hop and hop.gdr)
-                                                             else "--", linewidth=1.6 if crosses else 1.0))
+                                                             linestyle="--" if dashed else "-",
+                                                             linewidth=1.6 if crosses else 1.0))
         if hop is not None:
             label = f"NIC {hop.nic}" + (f" via GPU {hop.proxy_rank}" if hop.proxy_rank is not None else "")
             label += ", GDR" if hop.gdr else ", no GDR"
-            ax.annotate(label, ((x0 + x1) / 2 * 1.15, (y0 + y1) / 2 * 1.15), fontsize=7, ha="center")
+            ax.annotate(label, ((x0 + x1) / 2 * 1.15, (y0 + y1) / 2 * 1.15), fontsize=8, ha="center")
     for r, (x, y) in xy.items():
         ax.plot(x, y, "o", color=plots.color("blue" if r // ppn == 0 else "orange"), markersize=9)
         ax.annotate(str(r), (x * 1.13, y * 1.13), ha="center", va="center", fontsize=8)
@@ -242,7 +250,7 @@ def draw_in_network(n_ranks: int):
     ax.set_xticks(x, [f"{r.variant}\n{r.sent_per_gpu_bytes / 1e9:.3g} GB sent" for r in runs])
     ax.set_ylabel("GB/s, 1 GB all-reduce")
     ax.set_title(f"{n} GPUs, every port at {port / GBps:.1f} GB/s (dashed)", fontsize=9)
-    ax.legend(loc="upper left", fontsize=7)
+    ax.legend(loc="upper left", fontsize=8)
     return fig
 
 

@@ -283,12 +283,16 @@ def example_log(n_nodes: int = 2, gpus_per_node: int = 8, n_channels: int = 16, 
             parts.append(f" [{c}] {kids[0]}/{kids[1]}/{kids[2]}->{r}->{up}")
         lines.append(pre + "Trees" + "".join(parts))
         for c, order in enumerate(orders):
+            nic = c % ppn                                   # the rail this channel uses
+            prv = order[(order.index(r) - 1) % n]
+            if prv // ppn != 0:                             # the network hop into the node
+                lines.append(pre + f"Channel {c:02d}/0 : {prv}[{prv % ppn}] -> {r}[{r}] [receive] via "
+                             f"NET/IB/{nic}{'/GDRDMA' if gdr else ''}")
             nxt = order[(order.index(r) + 1) % n]
             nxt_node, nxt_local = divmod(nxt, ppn)
             if nxt_node == 0:
                 lines.append(pre + f"Channel {c:02d}/0 : {r}[{r}] -> {nxt}[{nxt_local}] via P2P/CUMEM")
             else:
-                nic = c % ppn                               # the rail this channel uses
                 proxy = f"({nic})" if pxn and nic != r else ""
                 lines.append(pre + f"Channel {c:02d}/0 : {r}[{r}] -> {nxt}[{nxt_local}] [send] via "
                              f"NET/IB/{nic}{proxy}{'/GDRDMA' if gdr else ''}")

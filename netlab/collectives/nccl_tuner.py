@@ -23,9 +23,12 @@ nodes of ``p = n/m`` GPUs:
   ``2 * efficiency * busbw * (p-1)/p``, assuming one NVLS channel per GPU.
 
 Left out, and said so where results are shown: CollNet and PAT (NCCL's network-offload
-and one-GPU-per-node algorithms), the per-channel caps of the LL128 and tree protocols (they bind
-only when the topology search finds few channels), user overrides and tuner plugins.
-Across nodes this module takes the bus bandwidth as the smaller of the intra-node one
+and one-GPU-per-node algorithms; :func:`collnet_latency_s` gives CollNet's latency term only,
+since its bandwidth comes from the topology search), and tuner plugins. The per-channel caps of
+the LL128 ring and of the tree apply when a channel count is given (``n_channels``, what
+``NCCL_MIN/MAX_NCHANNELS`` bound); by default they do not bind. ``NCCL_ALGO`` and ``NCCL_PROTO``
+are read with NCCL's own syntax by :func:`env_choices`; :func:`choice_table` lists the pick size
+by size. Across nodes this module takes the bus bandwidth as the smaller of the intra-node one
 and the node's NICs (``gpus_per_node * nic_bps``); NCCL gets both from its topology search.
 """
 

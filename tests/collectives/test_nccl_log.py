@@ -76,8 +76,11 @@ def test_example_log_reads_back_as_written():
     assert (log.n_ranks, log.n_nodes, log.local_ranks, log.n_ring_channels) == (8, 2, 4, 2)
     assert log.rings[0] == (0, 3, 2, 1, 4, 7, 6, 5) and log.rings[1] == (1, 0, 3, 2, 5, 4, 7, 6)
     net = log.network_hops()
-    assert [(h.channel, h.src_rank, h.dst_rank, h.nic, h.proxy_rank) for h in net] == [
-        (0, 1, 4, 0, 0), (1, 2, 5, 1, 1)]
+    # Channel 0: rank 1 sends to rank 4 on NIC 0 through GPU 0 (PXN), rank 0 receives from rank 5 on
+    # NIC 0; channel 1: rank 2 -> 5 through GPU 1, rank 1 receives from rank 6, NIC 1.
+    assert sorted((h.channel, h.direction, h.src_rank, h.dst_rank, h.nic, h.proxy_rank) for h in net) == [
+        (0, "receive", 5, 0, 0, None), (0, "send", 1, 4, 0, 0),
+        (1, "receive", 6, 1, 1, None), (1, "send", 2, 5, 1, 1)]
     assert all(h.gdr for h in net) and log.ring_pxn and log.gdr
     plain = nccl_log.parse(nccl_log.example_log(2, 4, 2, gdr=False, pxn=False))
-    assert [h.proxy_rank for h in plain.network_hops()] == [None, None] and plain.gdr is False
+    assert {h.proxy_rank for h in plain.network_hops()} == {None} and plain.gdr is False
