@@ -8,6 +8,8 @@ ring/tree crossover in one sentence.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from netlab import plots, specs, validate
@@ -182,8 +184,13 @@ LOG_CASES: dict[str, tuple[int, bool, bool]] = {      # name -> (n_nodes, gdr, p
 
 
 def _log_case(case: str):
-    from netlab.collectives import nccl_log
     validate.choice("case", case, tuple(LOG_CASES))
+    return _parsed_log(case)
+
+
+@functools.lru_cache(maxsize=len(LOG_CASES))
+def _parsed_log(case: str):
+    from netlab.collectives import nccl_log
     n_nodes, gdr, pxn = LOG_CASES[case]
     return nccl_log.parse(nccl_log.example_log(n_nodes, 8, 8, gdr=gdr, pxn=pxn))
 
