@@ -241,14 +241,14 @@ register(
          "All-reduce algbw with NVLS on 5 H100 of one node, user run", "nccl-issue-1455", "2024-09",
          "measured", "S", published="258 GB/s", note="About 273 GB/s at 8 GPUs in the same run."),
     Spec("nccl.collnet.per_nic_rule_of_thumb", 20 * GBps, "bit/s",
-         "The NCCL maintainer's rule of thumb for what one NIC gives a CollNet (SHARP) all-reduce, "
-         "DGX A100 era (HDR 200 Gb/s NICs)",
+         "The NCCL maintainer's rule of thumb for what one NIC gives a CollNet (SHARP) all-reduce "
+         "(a thread about 8-NIC DGX A100 nodes)",
          "nccl-issue-320", "2023-01", "measured", "P", published="~20 GB/s per NIC",
          note="So 8 NICs could give 160 GB/s algbw, but NVLink, which still carries about twice the "
               "data inside the node, limits it to about 110 GB/s algbw (220 GB/s busbw)."),
-    Spec("nccl.collnet.dgx_a100_8nic_algbw", 110 * GBps, "bit/s",
-         "CollNet (SHARP) all-reduce algbw the NCCL maintainer expects on DGX A100 with 8 NICs, "
-         "limited by NVLink", "nccl-issue-320", "2023-01", "measured", "P", published="~110 GB/s algbw",
+    Spec("nccl.collnet.8_nic_algbw", 110 * GBps, "bit/s",
+         "CollNet (SHARP) all-reduce algbw the NCCL maintainer expects with 8 NICs per node "
+         "(a thread about DGX A100), limited by NVLink", "nccl-issue-320", "2023-01", "measured", "P", published="~110 GB/s algbw",
          note="'~220 GB/s BusBw'; with 4 NICs about 80 GB/s algbw."),
     Spec("nccl.collnet.sharp_streaming_aggregation_flows", 2, "1",
          "Streaming aggregation (SHARP) flows a switch allows at once, as NVIDIA's NCCL-SHARP plugin "
