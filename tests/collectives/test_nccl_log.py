@@ -84,3 +84,22 @@ def test_example_log_reads_back_as_written():
     assert all(h.gdr for h in net) and log.ring_pxn and log.gdr
     plain = nccl_log.parse(nccl_log.example_log(2, 4, 2, gdr=False, pxn=False))
     assert {h.proxy_rank for h in plain.network_hops()} == {None} and plain.gdr is False
+
+
+def test_reads_lines_as_a_user_posted_them():
+    # Four INFO lines of a 4-node, 2-GPU-per-node run as posted in nccl-tests issue 311
+    # (https://github.com/NVIDIA/nccl-tests/issues/311), with other lines of the paste between them.
+    posted = """\
+gpu40:2899:2929 [0] NCCL INFO P2P Chunksize set to 131072
+gpu36:15433:15499 [0] NCCL INFO comm 0x6426550 rank 2 nRanks 8 nNodes 4 localRanks 2 localRank 0 MNNVL 0
+gpu36:15433:15499 [0] NCCL INFO Trees [0] 3/-1/-1->2->5 [1] 3/0/-1->2->6 [2] 3/-1/-1->2->5
+gpu40:2900:2930 [1] NCCL INFO Trees [0] 2/-1/-1->5->4 [1] -1/-1/-1->5->4 [2] 2/-1/-1->5->4
+gpu34:23655:23685 [1] NCCL INFO comm 0x60005e0 rank 1 nRanks 8 nNodes 4 localRanks 2 localRank 1 MNNVL 0
+gpu34:23654:23703 [0] NCCL INFO [Proxy Service UDS] Device 0 CPU core 8
+"""
+    log = nccl_log.parse(posted)
+    assert (log.n_ranks, log.n_nodes, log.local_ranks) == (8, 4, 2)
+    # rank 2: channel 1 has children 3 and 0 and parent 6; rank 5: a leaf under 4 on channel 1
+    assert log.trees[2] == {0: ((3,), 5), 1: ((3, 0), 6), 2: ((3,), 5)}
+    assert log.trees[5][1] == ((), 4) and log.trees[5][0] == ((2,), 4)
+    assert log.hops == () and log.version is None
