@@ -64,7 +64,7 @@ def algorithms_readout(world_size: int, alpha_us: float) -> str:
 
 
 # --- NCCL under the hood: protocols, the tuner's choice, the knobs, the log, in-network reduction ----
-#: Communicators the NCCL explorers offer: name -> (n_ranks, n_nodes, fabric). Across nodes every
+#: Communicators the NCCL explorers offer, name -> (n_ranks, n_nodes, fabric). Across nodes every
 #: GPU has its own 400 Gb/s NIC (``ib.ndr.port_rate``).
 SETUPS = {
     "8 GPUs, NVLink": (8, 1, "nvlink"),
@@ -115,7 +115,7 @@ def protocols_readout(setup: str) -> str:
     return f"{setup}, ring all-reduce: " + "; ".join(parts) + " (dotted lines)."
 
 
-#: The knobs the choice explorer turns: name -> (NCCL_ALGO, NCCL_PROTO) as NCCL reads them.
+#: The knobs the choice explorer turns, name -> (NCCL_ALGO, NCCL_PROTO) as NCCL reads them.
 KNOBS = {"none": (None, None), "NCCL_ALGO=Ring": ("Ring", None), "NCCL_ALGO=Tree": ("Tree", None),
          "NCCL_PROTO=^LL128": (None, "^LL128"), "NCCL_PROTO=Simple": (None, "Simple")}
 

@@ -63,17 +63,17 @@ class InNetworkTraffic:
 
     @property
     def busbw_printed_bps(self) -> float:
-        """What nccl-tests prints by default: ``algbw * 2(n-1)/n``, whatever the switch did."""
+        """What nccl-tests prints by default, ``algbw * 2(n-1)/n``, whatever the switch did."""
         return self.algbw_bps * 2 * (self.n_ranks - 1) / self.n_ranks
 
     @property
     def wire_bps(self) -> float:
-        """The rate each port actually sends at: its bytes over the time."""
+        """The rate each port actually sends at (its bytes over the time)."""
         return 8 * self.sent_per_gpu_bytes / self.time_s if self.time_s > 0 else 0.0
 
     @property
     def traffic_saving(self) -> float:
-        """``ring bytes / these bytes`` per GPU: 1 for the ring, up to 2 with the switch adding."""
+        """``ring bytes / these bytes`` per GPU, 1 for the ring and up to 2 with the switch adding."""
         return self.ring_sent_per_gpu_bytes / self.sent_per_gpu_bytes if self.sent_per_gpu_bytes else 1.0
 
     def __repr__(self) -> str:

@@ -68,7 +68,7 @@ class Hop:
 
     @property
     def gdr(self) -> bool:
-        """True when the network hop uses GPUDirect RDMA (``/GDRDMA``): the NIC reads GPU memory."""
+        """True when the network hop uses GPUDirect RDMA (``/GDRDMA``), the NIC reading GPU memory."""
         return "/GDRDMA" in self.via
 
     @property

@@ -51,7 +51,7 @@ class ProtocolFormat:
 
     @property
     def efficiency(self) -> float:
-        """Payload share of the bytes written: ``payload / (payload + flag)``."""
+        """Payload share of the bytes written, ``payload / (payload + flag)``."""
         return self.payload_bytes / self.wire_bytes
 
     @property

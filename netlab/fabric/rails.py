@@ -65,10 +65,13 @@ from netlab.nvlink import domains
 from netlab.optics import cpo, power
 from netlab.units import format_power, format_time
 
+#: The three wirings this module sizes.
 KINDS = ("fat_tree", "rail_optimized", "rail_only")
+#: Each wiring's name as the book writes it.
 KIND_NAMES = {"fat_tree": "fat tree", "rail_optimized": "rail-optimized", "rail_only": "rail-only"}
+#: The largest GPU count the functions accept.
 MAX_GPUS = 1_000_000
-#: The tables of chapter 5's section on rails: (switch, domain, GPU counts), each printed by
+#: The tables in chapter 5's section on rails, as (switch, domain, GPU counts); each is printed by
 #: :func:`comparison_table` (tests/fabric/test_rails.py checks the page against it).
 CHAPTER_TABLES = (("quantum2", "dgx-h100", (1024, 4096, 16384, 32768, 65536)),
                   ("quantum2", "gb200-nvl72", (4608, 36864)))
