@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from netlab import cluster, exercises, rdma, specs, units
-from netlab.collectives import nccl_tests, nccl_tuner, on_topology, schedules
+from netlab.collectives import nccl_log, nccl_tests, nccl_tuner, on_topology, schedules
 from netlab.fabric import experiments as fabric_experiments, figures as fabric_figures, flowlevel
 from netlab.lossless import dcqcn, experiments as lossless_experiments, figures as lossless_figures
 from netlab.nvlink import domains, inference
@@ -173,6 +173,11 @@ CASES = {
                                                    net.connect("h9", sw, 100e9),
                                                    net.add_flow("h9", "h0", 20_000), S.check(net.run()))),
     Network.node: Case(dict(name_or_node="h0"), make=_small_network),
+    # methods of chapter 6's NCCL records, on a small record each
+    nccl_tuner.ChoiceTable.switch_points: Case(make=lambda: nccl_tuner.choice_table(8, sizes=(4096.0, 2.0**24))),
+    nccl_log.NcclLog.network_hops: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
+    nccl_log.NcclLog.nics_used: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
+    nccl_log.NcclLog.explain: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
     Network.connect: Case(dict(a="h9", b="s0", bandwidth_bps=100e9),
                           make=lambda: (net := _small_network(), net.add_host("h9"))[0],
                           then=lambda _, net: (net.add_flow("h9", "h0", 20_000), S.check(net.run()))),
@@ -331,6 +336,9 @@ RESULT_RECORDS = [
     "netlab.collectives.alpha_beta.CollectiveTime", "netlab.collectives.nccl_tests.NcclRow",
     "netlab.collectives.nccl_tests.NcclTestsRun", "netlab.collectives.nccl_tests.AlphaBetaFit",
     "netlab.collectives.nccl_tuner.TunerEstimate", "netlab.collectives.nccl_tuner.SwitchLatencyEffect",
+    "netlab.collectives.nccl_tuner.ChoiceTable", "netlab.collectives.protocols.ProtocolFormat",
+    "netlab.collectives.protocols.Crossover", "netlab.collectives.in_network.InNetworkTraffic",
+    "netlab.collectives.nccl_log.Hop", "netlab.collectives.nccl_log.NcclLog",
     "netlab.collectives.on_topology.ScheduleTime", "netlab.collectives.schedules.Transfer",
     "netlab.collectives.schedules.Schedule", "netlab.exercises.Feedback", "netlab.exercises.NumericExercise",
     "netlab.exercises.Reading", "netlab.fabric.clos.Fabric", "netlab.fabric.ecmp.Collisions",
