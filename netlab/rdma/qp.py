@@ -74,6 +74,20 @@ QP_TYPES = ("RC", "UD")
 GRH_BYTES = 40                                # global routing header a UD receive buffer starts with
 
 
+def roce_mtu(ethernet_mtu: int) -> int:
+    """The active MTU of a RoCE port on an Ethernet interface of MTU ``ethernet_mtu`` bytes: the
+    largest InfiniBand MTU that fits once the RoCE headers are taken off, as Linux computes it
+    (``iboe_get_mtu``: the MTU less 96 bytes of GRH, UDP, BTH, XRC and atomic extension headers and
+    ICRC) :cite:p:`linux-ib-addr-mtu`. 1500 gives 1024; 9000 gives 4096; 4150 gives 2048."""
+    from netlab import specs
+    ethernet_mtu = validate.integer("ethernet_mtu", ethernet_mtu, minimum=576, maximum=65535)
+    room = ethernet_mtu - int(specs.value("rdma.roce.mtu_header_allowance"))
+    fitting = [m for m in PATH_MTUS if m <= room]
+    if not fitting:
+        raise ValueError(f"ethernet_mtu must leave room for a 256-byte RDMA packet, got {ethernet_mtu}")
+    return fitting[-1]
+
+
 class QPState(enum.Enum):
     RESET = "RESET"
     INIT = "INIT"

@@ -199,3 +199,12 @@ register(
          "DC initiator QPs one process keeps in its pool (an assumption for the scaling model; "
          "libraries set their own)", *_A, published="8"),
 )
+
+register(
+    Spec("rdma.roce.mtu_header_allowance", 96, "B",
+         "Bytes Linux takes off a RoCE interface's Ethernet MTU before choosing the port's active "
+         "(InfiniBand) MTU: GRH 40 + UDP 8 + BTH 12 + XRC 4 + atomic extension 28 + ICRC 4",
+         "linux-ib-addr-mtu", "2024", "shipping", "P",
+         published="iboe_get_mtu(): mtu - (IB_GRH_BYTES + IB_UDP_BYTES + IB_BTH_BYTES + IB_EXT_XRC_BYTES "
+                   "+ IB_EXT_ATOMICETH_BYTES + IB_ICRC_BYTES)"),
+)

@@ -62,7 +62,7 @@ def test_gdr_level_rule(path, level, used):
 def test_bad_arguments_name_the_parameter():
     for call, name in ((lambda: scaling.mlx5_send_queue(0), "max_send_wr"),
                        (lambda: scaling.mlx5_send_queue(8, qp_type="UC"), "qp_type"),
-                       (lambda: scaling.mlx5_send_queue(8, max_send_sge=30), "max_send_sge"),
+                       (lambda: scaling.mlx5_send_queue(8, max_send_sge=0), "max_send_sge"),
                        (lambda: scaling.qp_memory(8, "RD"), "transport"),
                        (lambda: scaling.qp_memory(8, n_peers=8), "n_peers"),
                        (lambda: scaling.gdr_enabled("NVL"), "path"),
