@@ -213,6 +213,7 @@ CASES = {
     QueuePair.post_send: Case(dict(wr=SendWR(wr_id=1, opcode=Opcode.SEND)), make=lambda: _verbs()[0].qp),
     SGE: Case(dict(addr=0, length=8, lkey=1)),
     SendWR: Case(dict(wr_id=1, opcode=Opcode.SEND)),
+    rdma.UDAddress: Case(dict(host="b", qp_num=0x40, qkey=0x11)),
     RecvWR: Case(dict(wr_id=1)),
     # methods of results, as a reader calls them
     flowlevel.FlowLevelRun.percentile_s: Case(dict(q=50.0), make=lambda: _FLOWLEVEL),
@@ -349,7 +350,8 @@ RESULT_RECORDS = [
     "netlab.optics.reliability.FleetFailures", "netlab.optics.reliability.LaserCount",
     "netlab.optics.reliability.FabricFailures", "netlab.rdma.Endpoint", "netlab.rdma.core.WorkCompletion",
     "netlab.rdma.hoststack.HostPathTime", "netlab.rdma.hoststack.CoresNeeded",
-    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain", "netlab.sim.engine.RunStatus",
+    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain",
+    "netlab.rdma.scaling.QPMemory", "netlab.rdma.scaling.SendQueue", "netlab.sim.engine.RunStatus",
     "netlab.sim.results.FlowResult", "netlab.sim.results.PortStats", "netlab.sim.results.QueueTrace",
     "netlab.sim.results.FlowTrace", "netlab.sim.results.RunResult", "netlab.specs.Spec",
     "netlab.training.memory.Recipe", "netlab.training.memory.Fit", "netlab.training.parallelism.StepTraffic",

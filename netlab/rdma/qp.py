@@ -217,8 +217,7 @@ class QueuePair:
         for name, cq in (("send_cq", send_cq), ("recv_cq", recv_cq)):
             if not isinstance(cq, CompletionQueue) or cq.context is not pd.context:
                 raise TypeError(f"{name} must be a CompletionQueue of the same context")
-        if qp_type not in QP_TYPES:
-            raise ValueError(f"qp_type must be one of {QP_TYPES}, got {qp_type!r}")
+        validate.choice("qp_type", qp_type, QP_TYPES)
         self.qp_type = qp_type
         self.max_inline_data = validate.integer("max_inline_data", max_inline_data, minimum=0, maximum=2**12)
         self.pd, self.context = pd, pd.context

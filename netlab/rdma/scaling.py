@@ -67,7 +67,7 @@ class SendQueue:
     max_inline_data: int
 
     def __repr__(self) -> str:
-        return (f"SendQueue({self.wqe_bytes} B per WQE, {format_bytes(self.buffer_bytes)} in all; gives "
+        return (f"SendQueue({self.wqe_bytes} B per WQE, {format_bytes(self.buffer_bytes, binary=True)} in all; gives "
                 f"max_send_wr={self.max_send_wr}, max_inline_data={self.max_inline_data} B)")
 
 
@@ -82,8 +82,7 @@ def mlx5_send_queue(max_send_wr: int, max_send_sge: int = 1, max_inline_data: in
     max_send_wr = validate.integer("max_send_wr", max_send_wr, minimum=1, maximum=2**15)
     max_send_sge = validate.integer("max_send_sge", max_send_sge, minimum=1, maximum=30)
     max_inline_data = validate.integer("max_inline_data", max_inline_data, minimum=0, maximum=900)
-    if qp_type not in ("RC", "UD"):
-        raise ValueError(f"qp_type must be 'RC' or 'UD', got {qp_type!r}")
+    validate.choice("qp_type", qp_type, ("RC", "UD"))
     block = int(specs.value("rdma.mlx5.send_wqe_basic_block"))
     data_seg = int(specs.value("rdma.mlx5.data_segment"))
     overhead = int(specs.value(f"rdma.mlx5.{qp_type.lower()}_wqe_overhead"))
@@ -145,8 +144,8 @@ class QPMemory:
     def __repr__(self) -> str:
         qps = f"{self.qps_per_process:,} QP" + ("s" if self.qps_per_process != 1 else "")
         return (f"QPMemory({self.transport}, {self.n_gpus:,} GPUs, {self.n_peers:,} peers each: "
-                f"{qps} per process, {format_bytes(self.bytes_per_process)} per process, "
-                f"{format_bytes(self.bytes_per_node)} per node of {self.gpus_per_node})")
+                f"{qps} per process, {format_bytes(self.bytes_per_process, binary=True)} per process, "
+                f"{format_bytes(self.bytes_per_node, binary=True)} per node of {self.gpus_per_node})")
 
 
 def qp_memory(n_gpus: int, transport: str = "RC", gpus_per_node: int = 8, n_peers: int | None = None,
@@ -165,8 +164,7 @@ def qp_memory(n_gpus: int, transport: str = "RC", gpus_per_node: int = 8, n_peer
     """
     n_gpus = validate.integer("n_gpus", n_gpus, minimum=2, maximum=10**7)
     gpus_per_node = validate.integer("gpus_per_node", gpus_per_node, minimum=1, maximum=1024)
-    if transport not in TRANSPORTS:
-        raise ValueError(f"transport must be one of {TRANSPORTS}, got {transport!r}")
+    validate.choice("transport", transport, TRANSPORTS)
     n_peers = n_gpus - 1 if n_peers is None else validate.integer("n_peers", n_peers, minimum=1, maximum=n_gpus - 1)
     qps_per_peer = validate.integer("qps_per_peer", qps_per_peer, minimum=1, maximum=128)
     dc_initiators = validate.integer("dc_initiators", dc_initiators, minimum=1, maximum=1024)
@@ -187,8 +185,6 @@ def gdr_enabled(path: str, level: str = "PXB") -> bool:
     """Whether NCCL uses GPUDirect RDMA between a GPU and a NIC whose PCIe path type is ``path``
     (one of :data:`PCIE_PATHS`) under ``NCCL_NET_GDR_LEVEL=level`` (default PXB, NCCL's default
     without a C2C link): only if the path is no longer than the level :cite:p:`nccl-env-gdr-level`."""
-    if path not in PCIE_PATHS:
-        raise ValueError(f"path must be one of {tuple(PCIE_PATHS)}, got {path!r}")
-    if level not in GDR_LEVELS:
-        raise ValueError(f"level must be one of {GDR_LEVELS}, got {level!r}")
+    validate.choice("path", path, tuple(PCIE_PATHS))
+    validate.choice("level", level, GDR_LEVELS)
     return level != "LOC" and GDR_LEVELS.index(path) <= GDR_LEVELS.index(level)

@@ -32,7 +32,7 @@ def manual_connect(qa, qb, *, a_rtr=None, b_rtr=None, a_rts=None, a_init=None):
 
 def write(a, b, n):
     """Alice RDMA-WRITEs n bytes into Bob's region; returns the status and whether Bob's memory changed."""
-    (ca, pa, sa, _, qa), (cb, pb, _, _, qb) = a, b
+    (_, pa, sa, _, qa), (_, pb, _, _, _) = a, b
     src, dst = np.full(n, 7, np.uint8), np.zeros(n, np.uint8)
     ms, md = pa.reg_mr(src), pb.reg_mr(dst, Access.LOCAL_WRITE | Access.REMOTE_WRITE)
     qa.post_send(SendWR(1, Opcode.RDMA_WRITE, (ms.sge(),), md.addr, md.rkey))
@@ -127,7 +127,7 @@ def ud_pair(**kw):
 
 
 def ud_send(a, b, n, qkey=0x1111, recv_bytes=None, post_recv=True):
-    (ca, pa, sa, _, qa), (cb, pb, _, rb, qb) = a, b
+    (_, pa, sa, _, qa), (_, pb, _, rb, qb) = a, b
     src = np.arange(n, dtype=np.uint8) if n else np.zeros(1, np.uint8)
     ms = pa.reg_mr(src)
     dst = np.zeros(recv_bytes if recv_bytes is not None else n + 40, np.uint8)

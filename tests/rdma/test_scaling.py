@@ -3,8 +3,21 @@ requests and NCCL's GPUDirect-level rule."""
 
 import pytest
 
-from netlab import specs
-from netlab.rdma import scaling
+from netlab import rdma, specs
+from netlab.rdma import figures, scaling
+
+API = {
+    scaling.mlx5_send_queue: dict(max_send_wr=128, max_send_sge=1, max_inline_data=0, qp_type="RC"),
+    scaling.mlx5_recv_queue: dict(max_recv_wr=256, max_recv_sge=1),
+    scaling.nccl_qp_bytes: dict(),
+    scaling.qp_memory: dict(n_gpus=1024, transport="RC", gpus_per_node=8, n_peers=None, qps_per_peer=1,
+                            bytes_per_qp=None, dc_initiators=8),
+    scaling.gdr_enabled: dict(path="PXB", level="PXB"),
+    rdma.roce_mtu: dict(ethernet_mtu=1500),
+    figures.qp_memories: dict(n_gpus=1024, qps_per_peer=1),
+    figures.draw_qp_memory: dict(n_gpus=1024, qps_per_peer=1),
+    figures.qp_memory_readout: dict(n_gpus=1024, qps_per_peer=1),
+}
 
 
 @pytest.mark.parametrize("kw,wqe,buffer,depth,inline", [
@@ -69,3 +82,19 @@ def test_bad_arguments_name_the_parameter():
                        (lambda: scaling.gdr_enabled("PIX", "NODE"), "level")):
         with pytest.raises(ValueError, match=name):
             call()
+
+
+@pytest.mark.parametrize("ethernet_mtu,active", [(1500, 1024), (9000, 4096), (4150, 2048), (4192, 4096),
+                                                 (4191, 2048), (1120, 1024), (1119, 512)])
+def test_roce_mtu_takes_96_header_bytes_and_rounds_down(ethernet_mtu, active):
+    """Linux iboe_get_mtu: the Ethernet MTU less 96 bytes, rounded down to an InfiniBand MTU."""
+    assert rdma.roce_mtu(ethernet_mtu) == active
+
+
+def test_figure_draws_and_readout_matches_the_model():
+    import matplotlib.pyplot as plt
+    fig = figures.draw_qp_memory(8192, 4)
+    assert len(fig.axes[0].patches) == 4
+    plt.close(fig)
+    text = figures.qp_memory_readout(8192, 1)
+    assert "16,382 QPs per process" in text and "9 QPs" in text
