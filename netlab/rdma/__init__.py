@@ -41,12 +41,12 @@ from netlab import validate
 from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
 from netlab.rdma.qp import (GRH_BYTES, LEGAL, OPTIONAL, PATH_MTUS, REQUIRED, QPState, QueuePair, RecvWR, SendWR,
-                            UDAddress, roce_mtu)
+                            SharedReceiveQueue, UDAddress, roce_mtu)
 from netlab.rdma.verbs import Context, Fabric, MemoryRegion, ProtectionDomain
 
 __all__ = ["Access", "AsyncEvent", "CompletionQueue", "Context", "Endpoint", "Fabric", "GRH_BYTES", "LEGAL",
            "MemoryRegion", "OPTIONAL", "Opcode", "PATH_MTUS", "ProtectionDomain", "REQUIRED", "QPState", "QueuePair",
-           "RecvWR", "SGE", "SendWR", "UDAddress", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion",
+           "RecvWR", "SGE", "SendWR", "SharedReceiveQueue", "UDAddress", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion",
            "connect", "endpoint", "roce_mtu"]
 
 

@@ -111,15 +111,22 @@ class AsyncEvent:
     """An affiliated asynchronous event (``ibv_get_async_event``): how a QP's owner learns that
     the QP failed as a *responder*, where no work request of its own completes with the error.
     ``event_type`` is the ibverbs name, e.g. ``"IBV_EVENT_QP_ACCESS_ERR"``; a completion-queue
-    event (``"IBV_EVENT_CQ_ERR"``) names the CQ in ``cq_num`` and has no ``qp_num``."""
+    event (``"IBV_EVENT_CQ_ERR"``) names the CQ in ``cq_num``, a shared-receive-queue event the SRQ
+    in ``srq_num``; neither has a ``qp_num``."""
 
     event_type: str
     qp_num: int | None
     time_s: float
     cq_num: int | None = None
+    srq_num: int | None = None
 
     def __repr__(self) -> str:
-        what = f"cq={self.cq_num}" if self.qp_num is None else f"qp={self.qp_num:#x}"
+        if self.qp_num is not None:
+            what = f"qp={self.qp_num:#x}"
+        elif self.cq_num is not None:
+            what = f"cq={self.cq_num}"
+        else:
+            what = f"srq={self.srq_num}"
         return f"AsyncEvent({self.event_type}, {what}, t={format_time(self.time_s)})"
 
 

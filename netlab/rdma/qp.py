@@ -208,16 +208,63 @@ class _Fault(Exception):
         self.status, self.responder_err, self.recv_status = status, responder_err, recv_status
 
 
+class SharedReceiveQueue:
+    """A shared receive queue (``ibv_create_srq``): one pool of receives that the SENDs arriving on
+    every QP created with it consume, first posted first used :cite:p:`mlnx-ofed-advanced-transport`.
+
+    It holds at most ``max_wr`` receives (a post beyond is refused with ``ENOMEM``). :meth:`arm`
+    sets a limit (``ibv_modify_srq`` with ``IBV_SRQ_LIMIT``): when the receives left fall below it,
+    the device reports ``IBV_EVENT_SRQ_LIMIT_REACHED`` once, and the program refills the pool. A
+    receive in an SRQ belongs to no QP, so a QP that fails does not flush it."""
+
+    def __init__(self, pd, max_wr: int = 1024) -> None:
+        self.pd, self.context = pd, pd.context
+        self.max_wr = validate.integer("max_wr", max_wr, minimum=1, maximum=2**20)
+        self.queue: list[RecvWR] = []
+        self.limit = 0
+        self.srq_num = len(self.context.srqs)
+        self.context.srqs.append(self)
+
+    def post_recv(self, wr: RecvWR) -> None:
+        """``ibv_post_srq_recv``: add a receive to the pool."""
+        if not isinstance(wr, RecvWR):
+            raise TypeError(f"wr must be a RecvWR, got {type(wr).__name__}")
+        if len(self.queue) >= self.max_wr:
+            raise VerbsError(f"ENOMEM: the SRQ holds {self.max_wr} receives already")
+        self.context.clock_s += self.context.fabric.costs.post_s
+        self.queue.append(wr)
+
+    def arm(self, limit: int) -> None:
+        """Report ``IBV_EVENT_SRQ_LIMIT_REACHED`` once, when fewer than ``limit`` receives are left
+        (0 disarms)."""
+        self.limit = validate.integer("limit", limit, minimum=0, maximum=self.max_wr)
+
+    def _consumed(self, time_s: float) -> None:
+        if self.limit and len(self.queue) < self.limit:
+            self.limit = 0                        # fires once; the program re-arms after refilling
+            self.context.async_events.append(AsyncEvent("IBV_EVENT_SRQ_LIMIT_REACHED", None, time_s,
+                                                        srq_num=self.srq_num))
+
+    def __len__(self) -> int:
+        return len(self.queue)
+
+    def __repr__(self) -> str:
+        return f"SRQ({self.context.host}, {len(self.queue)} of {self.max_wr} receives posted, limit {self.limit})"
+
+
 class QueuePair:
     """A queue pair: a send queue and a receive queue; reliable connection (RC) or unreliable
     datagram (UD)."""
 
     def __init__(self, pd, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128,
-                 qp_type: str = "RC", max_inline_data: int = 0) -> None:
+                 qp_type: str = "RC", max_inline_data: int = 0, srq: SharedReceiveQueue | None = None) -> None:
         for name, cq in (("send_cq", send_cq), ("recv_cq", recv_cq)):
             if not isinstance(cq, CompletionQueue) or cq.context is not pd.context:
                 raise TypeError(f"{name} must be a CompletionQueue of the same context")
         validate.choice("qp_type", qp_type, QP_TYPES)
+        if srq is not None and (not isinstance(srq, SharedReceiveQueue) or srq.pd is not pd):
+            raise TypeError("srq must be a SharedReceiveQueue of the same protection domain, or None")
+        self.srq = srq
         self.qp_type = qp_type
         self.max_inline_data = validate.integer("max_inline_data", max_inline_data, minimum=0, maximum=2**12)
         self.pd, self.context = pd, pd.context
@@ -228,7 +275,7 @@ class QueuePair:
         self.access = Access.NONE
         self.remote: QueuePair | None = None
         self.retry_cnt, self.rnr_retry, self.timeout = 7, 6, 14
-        self.recv_queue: list[RecvWR] = []
+        self._own_recv: list[RecvWR] = []
         self.stalled: list[_Stalled] = []  # timeout=0: an unacknowledged request and those behind it
         self._last_send_done_s = 0.0     # RC: send completions in posting order
         self._last_recv_done_s = 0.0
@@ -308,7 +355,7 @@ class QueuePair:
         for name, value in new.items():
             setattr(self, name, value)
         if state is S.RESET:
-            self.recv_queue.clear()
+            self._own_recv.clear()             # an SRQ's receives belong to the SRQ and stay
             self.stalled.clear()
             self._sq_reaped = self._sq_seq       # RESET empties the send queue
             self._wc_seq.clear()
@@ -319,12 +366,13 @@ class QueuePair:
         self.state = state
 
     def _enter_error(self, time_s: float) -> None:
-        """Move to ERR: every posted receive completes with WR_FLUSH_ERR."""
+        """Move to ERR: every receive posted to the QP's own queue completes with WR_FLUSH_ERR (an
+        SRQ's receives stay in the SRQ for its other QPs)."""
         self.state = S.ERR
         t = max(time_s, self._last_recv_done_s)
-        for wr in self.recv_queue:
+        for wr in self._own_recv:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num, time_s=t))
-        self.recv_queue.clear()
+        self._own_recv.clear()
         stalled, self.stalled = self.stalled, []
         for item in stalled:
             self._current_seq = item.seq
@@ -335,6 +383,8 @@ class QueuePair:
         """``ibv_post_recv``: allowed from INIT on; in ERR the request is flushed at once."""
         if not isinstance(wr, RecvWR):
             raise TypeError(f"wr must be a RecvWR, got {type(wr).__name__}")
+        if self.srq is not None:
+            raise VerbsError("EINVAL: this QP takes its receives from a shared receive queue: post to the SRQ")
         if self.state is S.RESET:
             raise VerbsError("EINVAL: cannot post a receive to a QP in RESET")
         self.context.clock_s += self.context.fabric.costs.post_s
@@ -342,7 +392,19 @@ class QueuePair:
             self.recv_cq.push(WorkCompletion(wr.wr_id, WCStatus.WR_FLUSH_ERR, WCOpcode.RECV, self.qp_num,
                                              time_s=self.context.clock_s))
             return
-        self.recv_queue.append(wr)
+        self._own_recv.append(wr)
+
+    @property
+    def recv_queue(self) -> list[RecvWR]:
+        """The receives this QP's incoming SENDs consume: its own, or its SRQ's."""
+        return self.srq.queue if self.srq is not None else self._own_recv
+
+    def _take_recv(self) -> RecvWR:
+        """Consume the first posted receive (an SRQ may then report its limit)."""
+        wr = self.recv_queue.pop(0)
+        if self.srq is not None:
+            self.srq._consumed(self.context.clock_s)
+        return wr
 
     def post_send(self, wr: SendWR) -> None:
         """``ibv_post_send``: needs RTS (in ERR the request is flushed). Executes the request."""
@@ -402,7 +464,7 @@ class QueuePair:
             elif fault.status is WCStatus.RNR_RETRY_EXC_ERR:
                 done_s += self.rnr_retry * _rnr_timer_s()
             if fault.recv_status is not None:
-                rwr = peer.recv_queue.pop(0)
+                rwr = peer._take_recv()
                 peer._push_recv(WorkCompletion(rwr.wr_id, fault.recv_status, WCOpcode.RECV, peer.qp_num,
                                                time_s=t0 + fabric.network_s(n)))
             if fault.responder_err:
@@ -463,7 +525,7 @@ class QueuePair:
                 dest_ctx.rx_drops[reason] = dest_ctx.rx_drops.get(reason, 0) + 1
         else:
             peer = cast(QueuePair, peer)
-            rwr = peer.recv_queue.pop(0)
+            rwr = peer._take_recv()
             try:
                 targets = peer._local(rwr.sg_list, writes=True)
             except _Fault:
@@ -557,7 +619,7 @@ class QueuePair:
                 raise _Fault(WCStatus.RNR_RETRY_EXC_ERR)
             target[:] = data
             if op is Opcode.RDMA_WRITE_WITH_IMM:
-                rwr = peer.recv_queue.pop(0)
+                rwr = peer._take_recv()
                 peer._push_recv(WorkCompletion(rwr.wr_id, WCStatus.SUCCESS, WCOpcode.RECV_RDMA_WITH_IMM,
                                                peer.qp_num, data.size, wr.imm_data, arrive_s))
             return arrive_s + net(0)
@@ -571,7 +633,7 @@ class QueuePair:
             raise _Fault(WCStatus.REM_OP_ERR, responder_err=True, recv_status=WCStatus.LOC_PROT_ERR) from None
         if sum(v.size for v in targets) < data.size:
             raise _Fault(WCStatus.REM_INV_REQ_ERR, responder_err=True, recv_status=WCStatus.LOC_LEN_ERR)
-        peer.recv_queue.pop(0)
+        peer._take_recv()
         _scatter(data, targets)
         peer._push_recv(WorkCompletion(rwr.wr_id, WCStatus.SUCCESS, WCOpcode.RECV, peer.qp_num, data.size,
                                        None, arrive_s))

@@ -44,7 +44,7 @@ from netlab import validate
 from netlab.rdma.hoststack import HostCosts, default_costs
 from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
-from netlab.rdma.qp import GID_TYPES, PATH_MTUS, QueuePair
+from netlab.rdma.qp import GID_TYPES, PATH_MTUS, QueuePair, SharedReceiveQueue
 from netlab.units import format_rate, format_time
 
 MLX5_FIRST_INDEX = 1      # first key-table slot the "mlx5" layout hands out (an emulation choice)
@@ -130,6 +130,7 @@ class Context:
         # packets this device's port dropped, by reason (what real port and QP counters count)
         self.rx_drops: dict[str, int] = {}
         self.cqs: list[CompletionQueue] = []
+        self.srqs: list[SharedReceiveQueue] = []
         self.clock_s = 0.0                   # this host's CPU time line
         self.mrs: dict[int, MemoryRegion] = {}   # key -> MR (lkey == rkey here, as on many HCAs)
         self.qps: dict[int, QueuePair] = {}
@@ -199,15 +200,22 @@ class ProtectionDomain:
         self.context.mrs[key] = mr
         return mr
 
+    def create_srq(self, max_wr: int = 1024) -> SharedReceiveQueue:
+        """``ibv_create_srq``: a pool of up to ``max_wr`` receives that QPs created with it share."""
+        return SharedReceiveQueue(self, max_wr)
+
     def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128, *,
-                  qp_type: str = "RC", max_inline_data: int = 0) -> QueuePair:
+                  qp_type: str = "RC", max_inline_data: int = 0,
+                  srq: SharedReceiveQueue | None = None) -> QueuePair:
         """A queue pair in state RESET (``ibv_create_qp``): ``qp_type`` ``"RC"`` (reliable
         connection) or ``"UD"`` (unreliable datagram). ``max_send_wr`` is the send queue's depth
         and ``max_inline_data`` the most bytes one request may carry inline (``cap``); the
         emulation gives exactly what is asked, where a provider may give more
         :cite:p:`ibv-create-qp-man` (:func:`netlab.rdma.scaling.mlx5_send_queue` computes what the
-        mlx5 provider gives)."""
-        return QueuePair(self, send_cq, recv_cq, max_send_wr, qp_type=qp_type, max_inline_data=max_inline_data)
+        mlx5 provider gives). With ``srq`` the QP has no receive queue of its own: its incoming SENDs
+        consume the shared receive queue's receives."""
+        return QueuePair(self, send_cq, recv_cq, max_send_wr, qp_type=qp_type, max_inline_data=max_inline_data,
+                         srq=srq)
 
 
 def _integers(addr, length) -> None:

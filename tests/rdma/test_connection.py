@@ -221,3 +221,56 @@ def test_cq_overrun_errors_the_cq_and_every_qp_on_it():
     events = [(e.event_type, e.qp_num, e.cq_num) for e in a.ctx.async_events]
     assert events == [("IBV_EVENT_CQ_ERR", None, small.cq_num), ("IBV_EVENT_QP_FATAL", qp.qp_num, None)]
     assert a.qp.state is QPState.RESET                       # a QP on other CQs is untouched
+
+
+# --- shared receive queues ---------------------------------------------------------------------------
+def srq_setup(n_senders=3, max_wr=4):
+    fabric = rdma.Fabric(100e9)
+    server = rdma.endpoint(fabric, "server")
+    srq = server.pd.create_srq(max_wr=max_wr)
+    pairs = []
+    for i in range(n_senders):
+        client = rdma.endpoint(fabric, f"c{i}")
+        qp = server.pd.create_qp(server.send_cq, server.recv_cq, srq=srq)
+        rdma.connect(client.qp, qp, access=ALL)
+        pairs.append((client, qp))
+    return server, srq, pairs
+
+
+def send_from(client, value):
+    buf = np.full(8, value, np.uint8)
+    mr = client.pd.reg_mr(buf)
+    client.qp.post_send(SendWR(value, Opcode.SEND, (mr.sge(),)))
+    return client.send_cq.poll()[0].status
+
+
+def test_srq_receives_serve_every_qp_in_posting_order():
+    server, srq, pairs = srq_setup()
+    slots = [np.zeros(8, np.uint8) for _ in range(4)]
+    for i, s in enumerate(slots):
+        srq.post_recv(RecvWR(i, (server.pd.reg_mr(s, Access.LOCAL_WRITE).sge(),)))
+    with pytest.raises(VerbsError, match="ENOMEM"):            # max_wr 4
+        srq.post_recv(RecvWR(9, ()))
+    with pytest.raises(VerbsError, match="SRQ"):                # no receive queue of its own
+        pairs[0][1].post_recv(RecvWR(9, ()))
+    for (client, _), value in zip(pairs, (11, 22, 33)):
+        assert send_from(client, value) is WCStatus.SUCCESS
+    wcs = server.recv_cq.poll(3)
+    assert [w.wr_id for w in wcs] == [0, 1, 2]                  # first posted, first used, whoever sends
+    assert [w.qp_num for w in wcs] == [qp.qp_num for _, qp in pairs]
+    assert [s[0] for s in slots] == [11, 22, 33, 0] and len(srq) == 1
+
+
+def test_srq_limit_event_fires_once_and_a_failed_qp_does_not_flush_the_pool():
+    server, srq, pairs = srq_setup(max_wr=8)
+    for i in range(4):
+        srq.post_recv(RecvWR(i, (server.pd.reg_mr(np.zeros(8, np.uint8), Access.LOCAL_WRITE).sge(),)))
+    srq.arm(3)
+    send_from(pairs[0][0], 1)                                   # 3 left: not below 3
+    assert server.ctx.async_events == []
+    send_from(pairs[1][0], 2)                                   # 2 left: below the limit
+    send_from(pairs[2][0], 3)                                   # 1 left: already reported
+    assert [e.event_type for e in server.ctx.async_events] == ["IBV_EVENT_SRQ_LIMIT_REACHED"]
+    pairs[0][1].modify(QPState.ERR)                             # one QP fails: the pool keeps its receive
+    assert len(srq) == 1
+    assert send_from(pairs[1][0], 4) is WCStatus.SUCCESS and len(srq) == 0
