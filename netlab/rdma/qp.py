@@ -48,6 +48,10 @@ partition, or no QP, is dropped and the sender still completes with success. The
 finds the 40-byte global routing header (GRH) in front of the data, so its buffers must
 hold 40 bytes more than the message :cite:p:`ibv-post-recv-man`.
 
+**Shared receive queues.** A QP created with an SRQ (:class:`SharedReceiveQueue`) has no receive
+queue of its own: SENDs arriving on any of the SRQ's QPs consume its receives in posting order, a
+QP that fails does not flush them, and an armed limit raises ``IBV_EVENT_SRQ_LIMIT_REACHED``.
+
 **Inline data.** A SEND or RDMA WRITE flagged ``inline`` carries its bytes inside the work
 request: the NIC need not read them over PCIe, the buffer may be reused as soon as the post
 returns, and the lkey is not checked :cite:p:`ibv-post-send-man`. A request larger than the
