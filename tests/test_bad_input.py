@@ -218,6 +218,12 @@ CASES = {
     QueuePair.post_send: Case(dict(wr=SendWR(wr_id=1, opcode=Opcode.SEND)), make=lambda: _verbs()[0].qp),
     SGE: Case(dict(addr=0, length=8, lkey=1)),
     SendWR: Case(dict(wr_id=1, opcode=Opcode.SEND)),
+    rdma.UDAddress: Case(dict(host="b", qp_num=0x40, qkey=0x11)),
+    ProtectionDomain.create_srq: Case(dict(max_wr=16), make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd()),
+    rdma.SharedReceiveQueue.post_recv: Case(dict(wr=RecvWR(wr_id=1)),
+                                            make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd().create_srq()),
+    rdma.SharedReceiveQueue.arm: Case(dict(limit=4),
+                                      make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd().create_srq()),
     RecvWR: Case(dict(wr_id=1)),
     # methods of results, as a reader calls them
     flowlevel.FlowLevelRun.percentile_s: Case(dict(q=50.0), make=lambda: _FLOWLEVEL),
@@ -319,6 +325,7 @@ MADE_BY_A_VERB = {
     "netlab.rdma.verbs.ProtectionDomain": "made by Context.alloc_pd, as ibv_alloc_pd makes one (swept)",
     "netlab.rdma.verbs.MemoryRegion": "made by ProtectionDomain.reg_mr, as ibv_reg_mr makes one (swept)",
     "netlab.rdma.qp.QueuePair": "made by ProtectionDomain.create_qp, as ibv_create_qp makes one (swept)",
+    "netlab.rdma.qp.SharedReceiveQueue": "made by ProtectionDomain.create_srq, as ibv_create_srq makes one (swept)",
 }
 # Callbacks of the policies whose constructors are swept (and run in a network by their Case).
 for _cls, _names in ((DCQCN, ("attach", "detach", "on_cnp", "on_send")),
@@ -359,7 +366,8 @@ RESULT_RECORDS = [
     "netlab.optics.reliability.FleetFailures", "netlab.optics.reliability.LaserCount",
     "netlab.optics.reliability.FabricFailures", "netlab.rdma.Endpoint", "netlab.rdma.core.WorkCompletion",
     "netlab.rdma.hoststack.HostPathTime", "netlab.rdma.hoststack.CoresNeeded",
-    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain", "netlab.sim.engine.RunStatus",
+    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain",
+    "netlab.rdma.scaling.QPMemory", "netlab.rdma.scaling.SendQueue", "netlab.sim.engine.RunStatus",
     "netlab.sim.results.FlowResult", "netlab.sim.results.PortStats", "netlab.sim.results.QueueTrace",
     "netlab.sim.results.FlowTrace", "netlab.sim.results.RunResult", "netlab.specs.Spec",
     "netlab.training.memory.Recipe", "netlab.training.memory.Fit", "netlab.training.parallelism.StepTraffic",
