@@ -163,3 +163,15 @@ def test_pfc_headroom_fits_a_buffer_only_within_a_building():
     # - 8,256 B, L = 1,788 m: beyond about 1.8 km one lossless priority on every port of an 800G switch
     # needs more than its whole buffer.
     assert longhaul.lossless_distance(1.75e3, 800e9).buffer_ratio < 1 < longhaul.lossless_distance(1.83e3, 800e9).buffer_ratio
+
+
+def test_the_claims_appendix_row_carries_these_numbers():
+    # Seed claim Dx18's row quotes lossless_distance at 10 km: 10.0 MB per port, 643 MB for 64 ports,
+    # 5.0 times 128 MB, and 8 long-haul ports x 10.04 MB = 80 MB.
+    import pathlib
+    row = next(line for line in (pathlib.Path(__file__).resolve().parents[2] / "book" / "appendix-claims.md")
+               .read_text().splitlines() if line.startswith("| Dx18 "))
+    r = longhaul.lossless_distance(10e3, 800e9)
+    assert (round(r.headroom_bytes / 1e6, 1), round(r.switch_bytes / 1e6), round(r.buffer_ratio, 1)) == (10.0, 643, 5.0)
+    assert round(8 * r.headroom_bytes / 1e6) == 80
+    assert all(x in row for x in ("10.0 MB per port, 643 MB, 5.0 times", "80 MB"))
