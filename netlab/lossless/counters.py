@@ -256,6 +256,71 @@ class Diagnosis:
         return f"{self.fault}: {self.meaning}\n  evidence: " + "; ".join(self.evidence)
 
 
+#: Counters ``rdma statistic show`` prints (the rest of a capture is ``ethtool -S``).
+RDMA_COUNTERS = ("rx_write_requests", "rx_read_requests", "rx_atomic_requests", "out_of_buffer", "out_of_sequence",
+                 "duplicate_request", "rnr_nak_retry_err", "packet_seq_err", "implied_nak_seq_err",
+                 "local_ack_timeout_err", "roce_adp_retrans", "roce_adp_retrans_to", "roce_slow_restart",
+                 "rp_cnp_ignored", "rp_cnp_handled", "np_ecn_marked_roce_packets", "np_cnp_sent")
+
+
+def counters_from_run(run, sender: str, receiver: str, priority: int = 3) -> tuple[dict[str, int], dict[str, int]]:
+    """The counters the two NICs of a packet-simulator run would show, as ``(sender, receiver)`` dicts.
+
+    ``run`` is a :class:`netlab.sim.results.RunResult`; ``sender`` and ``receiver`` are host names.
+    The mapping, per mlx5's meaning of each counter:
+
+    * sender ``rx_prio{p}_pause`` / ``_duration``: pause events of the sender's own port and the
+      µs it stood paused; ``tx_prio{p}_packets`` and ``local_ack_timeout_err`` (its flows'
+      timeouts), over its flows to ``receiver``;
+    * receiver ``tx_prio{p}_pause`` / ``_duration``: pauses the receiver's NIC put on the switch
+      port that faces it; ``rx_prio{p}_packets`` and ``out_of_sequence`` (out-of-order arrivals),
+      over every flow to ``receiver``.
+
+    The simulator has no bit errors, MTU, DSCP or NACK counts, so the counters of those faults stay
+    out (``packet_seq_err`` among them); ECN marks and CNPs are counted by the congestion-control
+    objects, not the run, and stay out too. The pause counters are written even for a run without
+    PFC (where mlx5 would not show them), as zeros.
+    """
+    for name in ("flows", "ports", "time_s"):
+        if not hasattr(run, name):
+            raise TypeError(f"run must be a netlab.sim RunResult (no {name!r}), got {type(run).__name__}")
+    for name, host in (("sender", sender), ("receiver", receiver)):
+        if not isinstance(host, str) or not any(p.name.startswith(host + "[") for p in run.ports):
+            raise ValueError(f"{name} must name a host of the run, got {host!r}")
+    priority = validate.integer("priority", priority, minimum=0, maximum=7)
+    p = f"prio{priority}"
+    own = next(port for port in run.ports if port.name.startswith(sender + "["))
+    facing = [port for port in run.ports if port.peer == receiver and not port.name.startswith(receiver + "[")]
+    sent = [f for f in run.flows if f.src == sender and f.dst == receiver]
+    into = [f for f in run.flows if f.dst == receiver]
+    s = {f"rx_{p}_pause": own.pause_events, f"rx_{p}_pause_duration": round(own.paused_time_s / us),
+         f"tx_{p}_packets": sum(f.packets_sent for f in sent),
+         "local_ack_timeout_err": sum(f.timeouts for f in sent)}
+    r = {f"tx_{p}_pause": sum(port.pause_events for port in facing),
+         f"tx_{p}_pause_duration": round(sum(port.paused_time_s for port in facing) / us),
+         f"rx_{p}_packets": sum(f.packets_sent for f in into),
+         "out_of_sequence": sum(f.out_of_order_packets for f in into)}
+    return s, r
+
+
+def format_capture(counters: Mapping[str, Mapping[str, int]], device: str = "mlx5_0") -> str:
+    """Write ``{host: counters}`` as a capture :func:`parse_capture` reads: per host a ``== host ==``
+    line, the ``ethtool -S`` part (``NIC statistics:`` and ``     name: value``) and the
+    ``rdma statistic show`` line (``link <device>/1 name value ...``)."""
+    if not isinstance(counters, Mapping) or not all(isinstance(c, Mapping) for c in counters.values()):
+        raise TypeError("counters must map host names to {counter: value} mappings")
+    if not isinstance(device, str) or not device:
+        raise ValueError(f"device must be a device name such as 'mlx5_0', got {device!r}")
+    lines = []
+    for host, values in counters.items():
+        lines += [f"== {host} ==", "NIC statistics:"]
+        lines += [f"     {k}: {int(v)}" for k, v in values.items() if k not in RDMA_COUNTERS]
+        rdma = [f"{k} {int(v)}" for k, v in values.items() if k in RDMA_COUNTERS]
+        if rdma:
+            lines.append(f"link {device}/1 " + " ".join(rdma))
+    return "\n".join(lines) + "\n"
+
+
 def diagnose(sender: Mapping[str, int], receiver: Mapping[str, int], interval_s: float,
              priority: int = 3) -> Diagnosis:
     """Name the fault behind counter deltas read at both ends of a RoCE flow over ``interval_s``.
@@ -323,7 +388,9 @@ def diagnose(sender: Mapping[str, int], receiver: Mapping[str, int], interval_s:
                                               f"packet_seq_err = {s('packet_seq_err')}, local_ack_timeout_err = "
                                               f"{s('local_ack_timeout_err')}"), f"pauses on priority {priority}: {pauses}"))
     if marks or pauses:
-        return Diagnosis("congestion", ((f"receiver np_ecn_marked_roce_packets = {marks}, np_cnp_sent = "
-                                        f"{r('np_cnp_sent')}"), f"sender rp_cnp_handled = {s('rp_cnp_handled')}",
-                                        f"pauses on priority {priority}: {pauses}"))
+        ecn = (f"receiver np_ecn_marked_roce_packets = {marks}, np_cnp_sent = {r('np_cnp_sent')}, "
+               f"sender rp_cnp_handled = {s('rp_cnp_handled')}")
+        paused = (f"pauses on priority {priority}: {pauses} (sender paused "
+                  f"{s(f'rx_{p}_pause_duration') / interval_us:.0%} of the interval)")
+        return Diagnosis("congestion", (ecn, paused) if marks else (paused, ecn))
     return Diagnosis("healthy", ("no loss, no pause, no ECN mark",))

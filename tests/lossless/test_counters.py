@@ -4,7 +4,7 @@ import pathlib
 
 import pytest
 
-from netlab.lossless import counters as C
+from netlab.lossless import counters as C, experiments as sc
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "roce"
 
@@ -13,6 +13,8 @@ API = {
     C.parse_counters: dict(text="NIC statistics:\n     rx_prio3_pause: 10\nlink mlx5_0/1 np_cnp_sent 4"),
     C.parse_capture: dict(text="== a ==\nNIC statistics:\n     rx_prio3_pause: 10\n== b ==\nlink mlx5_0/1 np_cnp_sent 4"),
     C.counter_delta: dict(before={"np_cnp_sent": 1}, after={"np_cnp_sent": 4}),
+    C.counters_from_run: dict(run=sc.incast("pfc", 2, size_bytes=8_000).run, sender="h1", receiver="h0", priority=3),
+    C.format_capture: dict(counters={"a": {"rx_prio3_pause": 1, "np_cnp_sent": 2}}, device="mlx5_0"),
     C.diagnose: dict(sender={"packet_seq_err": 0}, receiver={"out_of_sequence": 0}, interval_s=10.0, priority=3),
 }
 
@@ -127,3 +129,40 @@ def test_bad_diagnose_input():
         C.diagnose({}, {}, 0.0)
     with pytest.raises(ValueError, match="priority"):
         C.diagnose({}, {}, 1.0, priority=8)
+
+
+# --- the simulator's own incidents, read through the counters ------------------------------------------
+
+@pytest.fixture(scope="module")
+def sim_incidents():
+    return {"no_pfc": (sc.incast("lossy", 8, buffer_bytes=50e3).run, "h2", "h0"),
+            "congestion": (sc.incast("pfc", 8, buffer_bytes=50e3).run, "h1", "h0"),
+            "pfc_storm": (sc.pause_storm("pfc").run, "h1", "h4"),
+            "healthy": (sc.incast("pfc", 1).run, "h1", "h0")}
+
+
+@pytest.mark.parametrize("name", ["no_pfc", "congestion", "pfc_storm", "healthy"])
+def test_simulated_incidents_are_named_from_their_counters(sim_incidents, name):
+    # Each run is written out in the tools' formats, read back, and diagnosed over the run's length.
+    run, sender, receiver = sim_incidents[name]
+    s, r = C.counters_from_run(run, sender, receiver)
+    capture = C.parse_capture(C.format_capture({"sender": s, "receiver": r}))
+    assert capture == {"sender": s, "receiver": r}
+    assert C.diagnose(capture["sender"], capture["receiver"], run.time_s).fault == name
+
+
+def test_counters_from_run_reads_the_right_ports(sim_incidents):
+    # In the storm, h4's NIC pauses the switch port that faces it (s1[1]) from 10 us to the end
+    # (300 us): 290 us. The sender h1's own port is paused too, through the chain of pauses.
+    run, sender, receiver = sim_incidents["pfc_storm"]
+    s, r = C.counters_from_run(run, sender, receiver)
+    facing = next(p for p in run.ports if p.name == "s1[1]")
+    assert facing.peer == "h4" and r["tx_prio3_pause_duration"] == round(facing.paused_time_s * 1e6) == 290
+    assert s["rx_prio3_pause"] == next(p for p in run.ports if p.name == "h1[0]").pause_events == 1
+    # The lossy incast: out_of_sequence counts every flow into h0; timeouts only h2's own.
+    run, sender, receiver = sim_incidents["no_pfc"]
+    s, r = C.counters_from_run(run, sender, receiver)
+    assert r["out_of_sequence"] == sum(f.out_of_order_packets for f in run.flows if f.dst == "h0") > 0
+    assert s["local_ack_timeout_err"] == sum(f.timeouts for f in run.flows if f.src == "h2") > 0
+    with pytest.raises(ValueError, match="receiver"):
+        C.counters_from_run(run, "h2", "h99")
