@@ -28,9 +28,8 @@ register(
     Spec("roce.nvidia.ecn_min", 150 * KB, "B",
          "ECN marking threshold K_min on the RoCE traffic class in NVIDIA's RoCE mode (absolute mode)",
          "nvidia-onyx-roce", "2023", "shipping", "P", published="Min : 150",
-         note="The manual's 'show roce' prints 150 and 1500 without a unit; the same manual configures "
-              "these thresholds in KB, read here as 150 x 1000 B. Cumulus Linux's RoCE page gives the "
-              "same pair."),
+         note="The manual's 'show roce' prints 'Min : 150' and 'Max : 1500' without a unit; netlab reads "
+              "them as KB (150 x 1000 B). The unit is netlab's reading, not printed in the source."),
     Spec("roce.nvidia.ecn_max", 1500 * KB, "B",
          "ECN marking threshold K_max on the RoCE traffic class in NVIDIA's RoCE mode (absolute mode)",
          "nvidia-onyx-roce", "2023", "shipping", "P", published="Max : 1500"),
