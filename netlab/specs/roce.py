@@ -33,6 +33,18 @@ register(
     Spec("roce.nvidia.ecn_max", 1500 * KB, "B",
          "ECN marking threshold K_max on the RoCE traffic class in NVIDIA's RoCE mode (absolute mode)",
          "nvidia-onyx-roce", "2023", "shipping", "P", published="Max : 1500"),
+    # --- SONiC's default QoS template (platforms may override it) ----------------------------
+    Spec("roce.sonic.ecn_min", 1048576, "B",
+         "ECN marking threshold (WRED green_min_threshold) of SONiC's default lossless profile AZURE_LOSSLESS, "
+         "applied to the lossless queues 3 and 4",
+         "sonic-qos-config", "2025", "shipping", "P", published="1048576 (bytes)",
+         note="The template's default; a platform's own generate_wred_profiles() replaces it."),
+    Spec("roce.sonic.ecn_max", 2097152, "B",
+         "ECN marking threshold (green_max_threshold) of the same profile",
+         "sonic-qos-config", "2025", "shipping", "P", published="2097152 (bytes)"),
+    Spec("roce.sonic.ecn_pmax", 0.05, "1",
+         "Marking probability at the maximum threshold (green_drop_probability, in per cent, with ecn_all)",
+         "sonic-qos-config", "2025", "shipping", "P", published="5"),
     # --- what a Broadcom NIC marks, in a vendor's validated design ----------------------------
     Spec("roce.thor2.dscp_data", 26, "1",
          "DSCP value with which Broadcom Thor2 (BCM57608) NICs mark RoCE data, on priority 3, in "

@@ -96,3 +96,11 @@ def test_the_lossless_class_is_nvidias_shipped_default():
     assert (c.roce_priority, c.cnp_priority) == (3, 6)
     assert (c.ecn_min_bytes, c.ecn_max_bytes) == (150e3, 1500e3)
     assert "priority 3" in str(c)
+
+
+def test_shipped_ecn_thresholds_as_read_from_the_sources():
+    # NVIDIA's 'show roce': Min 150, Max 1500 (read as KB); SONiC's qos_config.j2: 1048576 and 2097152 bytes,
+    # probability 5 (per cent). Both far above the DCQCN paper's 5 KB / 200 KB for 40 Gb/s.
+    assert (specs.value("roce.sonic.ecn_min"), specs.value("roce.sonic.ecn_max")) == (2 ** 20, 2 ** 21)
+    assert specs.value("roce.sonic.ecn_pmax") == 0.05
+    assert specs.value("roce.nvidia.ecn_min") / specs.value("dcqcn.paper.kmin") == pytest.approx(30)
