@@ -104,3 +104,19 @@ def test_shipped_ecn_thresholds_as_read_from_the_sources():
     assert (specs.value("roce.sonic.ecn_min"), specs.value("roce.sonic.ecn_max")) == (2 ** 20, 2 ** 21)
     assert specs.value("roce.sonic.ecn_pmax") == 0.05
     assert specs.value("roce.nvidia.ecn_min") / specs.value("dcqcn.paper.kmin") == pytest.approx(30)
+
+
+def test_chapter_4_headroom_table_matches_the_model():
+    # Each row of chapter 4's table: the formula by hand (VENDOR_POINTS), mlx5_headroom, and the fibre budget.
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[2] / "book" / "ch04-infiniband-vs-ethernet.md").read_text()
+    rows = re.findall(r"^\| (\d+) Gb/s[^|]*\| (\d+) m \| ([\d,]+) B \| ([\d,.]+) B \| ([\d,.]+) B \| ([\d,.]+) B \|$",
+                      text, re.M)
+    assert len(rows) == len(VENDOR_POINTS)
+    for (gbps, cable, mtu, by_hand, model, fibre), point in zip(rows, VENDOR_POINTS):
+        g, L, m = int(gbps), int(cable), int(mtu.replace(",", ""))
+        assert (g, L, m) == point[:3]
+        assert float(by_hand.replace(",", "")) == pytest.approx(point[3], abs=0.005)
+        assert float(model.replace(",", "")) == pytest.approx(roce.mlx5_headroom(g * 1e9, L, m).total_bytes, abs=0.005)
+        assert float(fibre.replace(",", "")) == pytest.approx(roce.fibre_headroom(g * 1e9, L, m).total_bytes, abs=0.05)
