@@ -285,7 +285,9 @@ def counters_from_run(run, sender: str, receiver: str, priority: int = 3) -> tup
         if not hasattr(run, name):
             raise TypeError(f"run must be a netlab.sim RunResult (no {name!r}), got {type(run).__name__}")
     for name, host in (("sender", sender), ("receiver", receiver)):
-        if not isinstance(host, str) or not any(p.name.startswith(host + "[") for p in run.ports):
+        if not isinstance(host, str):
+            raise TypeError(f"{name} must be a host name (a str), got {type(host).__name__} {host!r}")
+        if not any(p.name.startswith(host + "[") for p in run.ports):
             raise ValueError(f"{name} must name a host of the run, got {host!r}")
     priority = validate.integer("priority", priority, minimum=0, maximum=7)
     p = f"prio{priority}"
@@ -309,8 +311,10 @@ def format_capture(counters: Mapping[str, Mapping[str, int]], device: str = "mlx
     ``rdma statistic show`` line (``link <device>/1 name value ...``)."""
     if not isinstance(counters, Mapping) or not all(isinstance(c, Mapping) for c in counters.values()):
         raise TypeError("counters must map host names to {counter: value} mappings")
-    if not isinstance(device, str) or not device:
-        raise ValueError(f"device must be a device name such as 'mlx5_0', got {device!r}")
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a device name (a str) such as 'mlx5_0', got {type(device).__name__}")
+    if not device:
+        raise ValueError("device must be a device name such as 'mlx5_0', got an empty string")
     lines = []
     for host, values in counters.items():
         lines += [f"== {host} ==", "NIC statistics:"]

@@ -59,7 +59,7 @@ class HeadroomBudget:
 
     @property
     def total_bytes(self) -> float:
-        """The headroom: the sum of the three terms."""
+        """The headroom, the sum of the three terms."""
         return self.cable_bytes + self.response_bytes + self.frames_bytes
 
     @property
