@@ -336,6 +336,10 @@ for _cls, _names in ((DCQCN, ("attach", "detach", "on_cnp", "on_send")),
     for _name in _names:
         NOT_SWEPT[f"{_cls.__module__}.{_cls.__name__}.{_name}"] = CALLBACK
 RESULT_RECORDS = [
+    "netlab.lossless.roce.HeadroomBudget", "netlab.lossless.roce.LosslessClass",
+    "netlab.lossless.counters.BandwidthRow", "netlab.lossless.counters.LatencyRow",
+    "netlab.lossless.counters.PerftestReport", "netlab.lossless.counters.Diagnosis",
+    "netlab.longhaul.distance.LosslessDistance",
     "netlab.cluster.Evaluation", "netlab.cluster.Verdict", "netlab.cluster.Robustness",
     "netlab.lossless.ib_vs_ethernet.Headroom", "netlab.lossless.ib_vs_ethernet.TimeoutCase",
     "netlab.rdma.core.AsyncEvent", "netlab.fabric.rails.RailFabric", "netlab.fabric.rails.Traffic",
