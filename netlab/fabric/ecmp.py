@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:     # numpy only inside the functions that compute with it
+    import numpy as np
 
 from netlab import validate
 
@@ -62,6 +64,8 @@ def _prob_max_at_most(c: int, n: int, m: int) -> float:
     where F is the Poisson CDF and Y' the Poisson truncated to 0..c. The sum of the
     m truncated variables is a convolution power, taken with an FFT.
     """
+    import numpy as np
+
     mu = n / m
     j = np.arange(c + 1)
     log_pmf = j * math.log(mu) - mu - np.array([math.lgamma(k + 1) for k in j])
@@ -146,6 +150,8 @@ def expected_max_of_normals(n_samples: int) -> float:
     """
     m = validate.integer("n_samples", n_samples, minimum=1, maximum=MAX_NORMALS,
                          why="the quadrature grid ends at 9 standard deviations")
+    import numpy as np
+
     x = np.linspace(-9.0, 9.0, 7201)
     phi = np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
     cdf = 0.5 * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
@@ -213,6 +219,8 @@ def monte_carlo(n_flows: int, n_paths: int, packets_per_flow: int = 1, n_trials:
                          f"{n} * {p} * {trials}")
     if m * trials > 50_000_000:        # the per-trial load table has n_paths * n_trials cells
         raise ValueError(f"n_paths must keep n_paths * n_trials <= 5e7 (the table of loads), got {m} * {trials}")
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     bins = rng.integers(0, m, size=(trials, n * p))
     offsets = (np.arange(trials) * m)[:, None]
@@ -242,5 +250,7 @@ def one_throw(n_paths: int, packets_per_flow: int, seed: int = 0) -> np.ndarray:
     m = validate.integer("n_paths", n_paths, minimum=1, maximum=MAX_BINS)
     p = validate.integer("packets_per_flow", packets_per_flow, minimum=1, maximum=MAX_BALLS)
     seed = validate.integer("seed", seed, minimum=0)
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     return np.bincount(rng.integers(0, m, m * p), minlength=m) / p
