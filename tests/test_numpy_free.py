@@ -11,6 +11,7 @@ a few functions the book's calculators use; their numbers are checked against ha
 from __future__ import annotations
 
 import json
+import math
 import os
 import pathlib
 import subprocess
@@ -67,6 +68,7 @@ result["bdp_bytes"] = links.bandwidth_delay_product(400e9, 10e-6)
 result["fat_tree_hosts"] = clos.fat_tree(64, 400e9).n_hosts
 result["ring_steps"] = len(schedules.ring_all_reduce(4).steps)
 result["paths_used"] = ecmp.expected_paths_used(4, 4)
+result["max_of_2_normals"] = ecmp.expected_max_of_normals(2)
 table = "\n".join(f"{s:10d} {s // 4:10d} float sum -1 {t:9.2f} {s / t / 1e3:7.2f} {s / t / 1e3 * 1.75:7.2f} 0"
                   f" {t:9.2f} {s / t / 1e3:7.2f} {s / t / 1e3 * 1.75:7.2f} 0"
                   for s, t in ((1 << 20, 100.0), (1 << 24, 1000.0)))
@@ -131,5 +133,6 @@ def test_the_calculators_functions_run_without_numpy():
     assert r["fat_tree_hosts"] == 64 ** 3 // 4                      # k^3/4 hosts for radix k
     assert r["ring_steps"] == 2 * (4 - 1)                           # reduce-scatter then all-gather
     assert abs(r["paths_used"] - (1 - (3 / 4) ** 4)) < 1e-12        # 4 flows on 4 paths
+    assert abs(r["max_of_2_normals"] - 1 / math.sqrt(math.pi)) < 1e-9   # E[max of 2 standard normals]
     assert abs(r["busbw_factor"] - 1.75) < 1e-3                      # 2(n-1)/n for n = 8
     assert r["designs"] > 0

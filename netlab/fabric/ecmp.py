@@ -150,13 +150,15 @@ def expected_max_of_normals(n_samples: int) -> float:
     """
     m = validate.integer("n_samples", n_samples, minimum=1, maximum=MAX_NORMALS,
                          why="the quadrature grid ends at 9 standard deviations")
-    import numpy as np
-
-    x = np.linspace(-9.0, 9.0, 7201)
-    phi = np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
-    cdf = 0.5 * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
-    density = m * phi * cdf ** (m - 1)
-    return float(np.sum(x * density) * (x[1] - x[0]))
+    # the same 7,201-point grid as np.linspace(-9, 9, 7201), in plain Python (no numpy needed)
+    step = 18.0 / 7200
+    terms = []
+    for i in range(7201):
+        x = 9.0 if i == 7200 else -9.0 + i * step
+        phi = math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+        cdf = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+        terms.append(x * m * phi * cdf ** (m - 1))
+    return math.fsum(terms) * step
 
 
 def spraying_slowdown(n_flows: int, n_paths: int, packets_per_flow: int) -> float:
