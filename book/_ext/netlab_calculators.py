@@ -24,7 +24,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from netlab import cluster, links, units
 from netlab.collectives import alpha_beta
@@ -70,7 +70,7 @@ class Calculator:
     def defaults(self) -> dict[str, str]:
         return {f.name: f.default for f in self.fields}
 
-    def __call__(self, values: dict[str, object]) -> str:
+    def __call__(self, values: Mapping[str, object]) -> str:
         missing = [f.label for f in self.fields if f.name not in values]
         if missing:
             raise ValueError(f"missing inputs: {', '.join(missing)}")
@@ -185,7 +185,7 @@ def capstone(domain: str, fabric: str, option: str, oversubscription: float, gpu
 
 # --- the page's entry points ------------------------------------------------------------------
 
-def run(name: str, values: dict[str, object]) -> str:
+def run(name: str, values: Mapping[str, object]) -> str:
     """The readout of calculator ``name`` for ``values`` (input name -> typed text)."""
     if name not in CALCULATORS:
         raise ValueError(f"no calculator named {name!r}; known: {', '.join(CALCULATORS)}")
@@ -220,6 +220,7 @@ def console(code: str, key: str = "") -> str:
         try:
             tree = ast.parse(code, "<console>")
             last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            assert last is None or isinstance(last, ast.Expr)
             exec(compile(tree, "<console>", "exec"), namespace)
             if last is not None:
                 value = eval(compile(ast.Expression(last.value), "<console>", "eval"), namespace)

@@ -69,6 +69,46 @@ def _cpython_console(code: str) -> str:
     return calcs.console(code, key=f"test-{time.perf_counter_ns()}")
 
 
+# --- the build's own pieces (no site needed) -----------------------------------------------------
+
+def test_integrity_is_npms_sha512_form():
+    import netlab_pyodide
+    # SHA-512 of no bytes (FIPS 180-4's empty-message digest), base64 as npm writes it
+    assert netlab_pyodide.integrity_of(b"") == ("sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7"
+                                                "kxvUdBeoGlODJ6+SfaPg==")
+
+
+def test_a_cached_runtime_that_does_not_match_the_pin_is_refused(tmp_path, monkeypatch):
+    import netlab_pyodide
+    monkeypatch.setenv("NETLAB_PYODIDE_CACHE", str(tmp_path))
+    assert netlab_pyodide.cached() is None
+    netlab_pyodide.tarball_path().write_bytes(b"not the published tarball")
+    with pytest.raises(RuntimeError, match="does not match the pinned integrity"):
+        netlab_pyodide.cached()
+
+
+def test_the_wheel_holds_netlabs_python_source_and_a_valid_record():
+    import base64
+    import hashlib
+    import io
+
+    import netlab
+    import netlab_pyodide
+    name, data = netlab_pyodide.wheel(Path(netlab.__file__).parent, netlab.__version__)
+    assert name == f"netlab-{netlab.__version__}-py3-none-any.whl"
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = z.namelist()
+        record = z.read(f"netlab-{netlab.__version__}.dist-info/RECORD").decode().splitlines()
+        for line in record:
+            path, digest, _ = line.rsplit(",", 2)
+            if digest:
+                raw = hashlib.sha256(z.read(path)).digest()
+                assert digest == "sha256=" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode(), path
+    assert "netlab/collectives/alpha_beta.py" in names and "netlab/sim/engine.py" in names
+    assert all(n.endswith(".py") or ".dist-info/" in n for n in names)    # no .so, .c, .pyx: no compiled twin
+    assert len(record) == len(names)
+
+
 # --- the static half ---------------------------------------------------------------------------
 
 @pytest.mark.site
@@ -90,7 +130,9 @@ def test_build_time_results_equal_cpython_for_the_defaults(site_root):
         text = (site_root / page).read_text(encoding="utf-8")
         for form in FORM.finditer(text):
             values = dict(VALUE.findall(form.group(0))) | dict(SELECTED.findall(form.group(0)))
-            shown = html.unescape(READOUT.search(form.group(0)).group(1))
+            readout = READOUT.search(form.group(0))
+            assert readout, (page, "a calculator without its readout")
+            shown = html.unescape(readout.group(1))
             assert shown == calcs.run(form.group(1), values), (page, form.group(1))
             assert "make serve" in form.group(0)
             seen += 1
@@ -232,8 +274,9 @@ async def _run(root: Path, pages: list[str]) -> dict:
 
 @pytest.fixture(scope="module")
 def live(site_root, browser_required):
-    pages = [chapter_page(site_root, c) for c in DRIVEN]
-    assert all(pages), f"missing chapter pages among {DRIVEN}"
+    found = [chapter_page(site_root, c) for c in DRIVEN]
+    pages = [p for p in found if p]
+    assert len(pages) == len(DRIVEN), f"missing chapter pages among {DRIVEN}"
     started = time.perf_counter()
     result = asyncio.run(_run(site_root, pages))
     result["seconds"] = time.perf_counter() - started
