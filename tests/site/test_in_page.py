@@ -218,6 +218,13 @@ async def _drive_page(context, base: str, page_path: str, requests: list) -> dic
                                  timeout=30_000)
     output = await console.locator(".netlab-console-output").text_content()
     stats = await page.evaluate("window.netlabLive")
+    # a run that never ends: Stop ends the worker, and the console is ready for another run
+    await console.locator(".netlab-console-code").fill("while True:\n    pass")
+    await console.locator(".netlab-console-run").click()
+    await console.locator(".netlab-console-stop").click()
+    await page.wait_for_function(f"!document.getElementById('{await console.get_attribute('id')}')"
+                                 ".querySelector('.netlab-console-run').disabled", timeout=10_000)
+    stopped = await console.locator(".netlab-live-status").text_content()
     sizes, urls = 0, []
     for r in requests[first:]:
         urls.append(r.url)
@@ -229,7 +236,7 @@ async def _drive_page(context, base: str, page_path: str, requests: list) -> dic
     await page.close()
     return {"page": page_path, "calc": name, "before_use": before_use, "first_result_s": first_result_s,
             "typed": typed, "status": status, "changed": changed, "refused": refused, "code": code,
-            "output": output, "stats": stats, "bytes": sizes, "urls": urls, "errors": errors}
+            "output": output, "stopped": stopped, "stats": stats, "bytes": sizes, "urls": urls, "errors": errors}
 
 
 async def _from_file(context, root: Path, page_path: str) -> dict:
@@ -309,6 +316,9 @@ def test_typed_numbers_give_what_cpython_gives(live):
     nccl = next(r for r in live["runs"] if r["calc"] == "nccl-tests")
     # busbw = algbw x 2(n-1)/n: 1.875 for 16 GPUs, 1.96875 for 64 (nccl-tests' all-reduce factor)
     assert "(factor 1.875)" in nccl["typed"] and "(factor 1.969)" in nccl["changed"]
+    # by hand, 16 GPUs, 200 Gb/s, 256 MB, 8 us: 2*15*8 us = 240 us; 2*15/16 * 8*256e6 b / 200e9 b/s = 19.2 ms;
+    # algbw = 256e6 B / 19.44 ms = 13.2 GB/s; busbw = 1.875 x that = 24.7 GB/s
+    assert "240 µs latency + 19.2 ms transfer" in nccl["typed"] and "busbw 24.7 GB/s" in nccl["typed"]
 
 
 @pytest.mark.browser
@@ -325,6 +335,12 @@ def test_the_console_example_runs_as_in_cpython(live):
     for r in live["runs"]:
         assert r["output"] == _cpython_console(r["code"]), r["page"]
         assert "Traceback" not in r["output"]
+
+
+@pytest.mark.browser
+def test_stop_ends_a_run_that_never_ends(live):
+    for r in live["runs"]:
+        assert r["stopped"].startswith("Stopped."), (r["page"], r["stopped"])
 
 
 @pytest.mark.browser
