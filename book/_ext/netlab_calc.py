@@ -52,6 +52,9 @@ SERVE_NOTE = ("Computed when the book was built, for the values shown. To comput
               "open the site over http with JavaScript on (the published site, or <code>make serve</code> "
               "and http://127.0.0.1:8000/): Compute then runs netlab itself in your browser, "
               "from about 14 MB this site sends once.")
+CONSOLE_NOTE = ("Output from when the book was built. To run code of your own, open the site over http with "
+                "JavaScript on (the published site, or <code>make serve</code> and http://127.0.0.1:8000/): Run "
+                "then runs it in your browser, from about 14 MB this site sends once.")
 
 
 def _static_prefix(docname: str) -> str:
@@ -123,7 +126,7 @@ class ConsoleDirective(Directive):
                 f'<button type="button" class="netlab-console-stop" hidden>Stop</button></p>\n'
                 f'<pre class="netlab-console-output" aria-live="polite" aria-label="Output" tabindex="0">'
                 f"{html.escape(output)}</pre>\n"
-                f'<p class="netlab-live-status">{SERVE_NOTE.replace("Compute", "Run")} Runtime licences: '
+                f'<p class="netlab-live-status">{CONSOLE_NOTE} Runtime licences: '
                 f"{_licence_link(env.docname)}.</p>\n</div>\n")
         return [nodes.raw("", body, format="html")]
 
