@@ -7,13 +7,16 @@ let calculators = null;
 
 async function start(base) {
   const t0 = performance.now();
+  // netlab's wheel and the calculators download while the runtime starts
+  const wheelBytes = fetch(base + "manifest.json").then((r) => r.json())
+    .then((manifest) => fetch(base + manifest.wheel)).then((r) => r.arrayBuffer());
+  const calcSource = fetch(base + "netlab_calculators.py").then((r) => r.text());
+  wheelBytes.catch(() => {}); calcSource.catch(() => {});   // a failure is reported where each is awaited
   const { loadPyodide } = await import(base + "pyodide.mjs");
-  const manifest = await (await fetch(base + "manifest.json")).json();
   pyodide = await loadPyodide({ indexURL: base, packages: [], fullStdLib: false });
   const tCore = performance.now();
-  const wheel = await (await fetch(base + manifest.wheel)).arrayBuffer();
-  pyodide.unpackArchive(wheel, "wheel");
-  const source = await (await fetch(base + "netlab_calculators.py")).text();
+  pyodide.unpackArchive(await wheelBytes, "wheel");
+  const source = await calcSource;
   const site = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.FS.writeFile(site + "/netlab_calculators.py", source);
   calculators = pyodide.pyimport("netlab_calculators");
