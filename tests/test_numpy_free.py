@@ -74,6 +74,9 @@ table = "\n".join(f"{s:10d} {s // 4:10d} float sum -1 {t:9.2f} {s / t / 1e3:7.2f
                   for s, t in ((1 << 20, 100.0), (1 << 24, 1000.0)))
 result["busbw_factor"] = nccl_tests.parse(table).busbw_factor
 result["designs"] = len(cluster.design_space())
+sys.path.insert(0, CALCULATORS_DIR)
+import netlab_calculators
+result["calculators"] = {name: calc(calc.defaults()) for name, calc in netlab_calculators.CALCULATORS.items()}
 print(json.dumps(result))
 """
 
@@ -92,7 +95,8 @@ def needs_blocked(name: str) -> bool:
 
 def probe() -> dict:
     modules = module_names()
-    code = f"BLOCKED = {BLOCKED!r}\nMODULES = {modules!r}\n" + PROBE
+    code = (f"BLOCKED = {BLOCKED!r}\nMODULES = {modules!r}\n"
+            f"CALCULATORS_DIR = {str(ROOT.parent / 'book' / '_ext')!r}\n" + PROBE)
     env = {**os.environ, "PYTHONPATH": str(ROOT.parent), "NETLAB_SIM_PURE": "1", "PYTHONWARNINGS": "ignore"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -136,3 +140,11 @@ def test_the_calculators_functions_run_without_numpy():
     assert abs(r["max_of_2_normals"] - 1 / math.sqrt(math.pi)) < 1e-9   # E[max of 2 standard normals]
     assert abs(r["busbw_factor"] - 1.75) < 1e-3                      # 2(n-1)/n for n = 8
     assert r["designs"] > 0
+
+
+def test_the_books_calculators_run_without_numpy():
+    """book/_ext/netlab_calculators.py runs in the page, where numpy does not exist."""
+    readouts = result()["calculators"]
+    assert set(readouts) >= {"link-delay", "fat-tree", "nccl-tests", "fabric-power", "capstone"}
+    # the chapter 6 default: 8 GPUs, so busbw = algbw x 2(8-1)/8
+    assert "(factor 1.75)" in readouts["nccl-tests"]
