@@ -21,6 +21,7 @@ import ast
 import contextlib
 import io
 import json
+import sys
 import time
 import traceback
 from dataclasses import dataclass
@@ -231,4 +232,7 @@ def console(code: str, key: str = "") -> str:
             while tb is not None and tb.tb_frame.f_code.co_filename != "<console>":
                 tb = tb.tb_next
             out.write("".join(traceback.format_exception(type(exc), exc, tb)))
+            if isinstance(exc, ModuleNotFoundError) and sys.platform == "emscripten":
+                out.write("In the page, Python has its standard library and netlab only (no numpy, matplotlib or "
+                          "ipywidgets): the functions that need them, and every figure, run in the labs.\n")
     return out.getvalue()
