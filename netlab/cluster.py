@@ -16,11 +16,17 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
   NCCL runs them (``pipelined_s``: the slower tier sets the time), with the scale-out
   rate reduced by the load-balancing scheme (:mod:`netlab.fabric.ecmp`, chapter 5) and by
   oversubscription;
-* the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5);
-* facility power: :func:`netlab.optics.power.site_power` (chapter 9).
+* the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5), or
+  :func:`netlab.fabric.rails.size` for a rail-optimized or rail-only wiring (``Design.wiring``);
+* its price: :func:`netlab.optics.costs.fabric_price` (the one price model chapters 5 and 11 share);
+* facility power: :func:`netlab.optics.power.site_power` (chapter 9);
+* interruptions, checkpoints and restarts: :func:`netlab.training.failures.checkpointing` (chapter 9).
 
 Step time = compute + pipeline bubble + tensor-parallel + pipeline transfers + the
-exposed part of the gradient all-reduce. Capital cost is a range, because the
+exposed part of the gradient all-reduce. A synchronous job also stops at every interruption
+(one every 11 hours on 4,608 GPUs at the Llama 3 run's rate per GPU), restarts, and redoes the
+work since its last checkpoint: the *effective* step time is the step time over the goodput of
+Daly's model at his optimum checkpoint interval, and the training days follow from it. Capital cost is a range, because the
 prices behind it are street-price estimates (see the registry's ``cost.*``). Power is
 nameplate (maximum) power: right for the facility envelope, an upper bound for energy
 (an average draw of about 0.75 of it is a common assumption, fact sheet J7).
@@ -38,10 +44,10 @@ from dataclasses import dataclass, replace
 import math
 
 from netlab import specs, validate
-from netlab.fabric import ecmp, clos as fabric
+from netlab.fabric import ecmp, rails, clos as fabric
 from netlab.nvlink import inference, domains as scaleup
-from netlab.training import parallelism
-from netlab.optics import power
+from netlab.training import failures, parallelism
+from netlab.optics import costs, power
 from netlab.optics import cpo as optics_mod
 from netlab.units import format_power, format_time
 
@@ -89,6 +95,7 @@ class Design:
     tp: int = 8
     pp: int = 1
     flows_per_gpu: int = 1              # flows each GPU's NIC hashes onto the fabric (NCCL channels x QPs)
+    wiring: str = "fat_tree"            # netlab.fabric.rails.KINDS: fat_tree, rail_optimized, rail_only
 
     def __post_init__(self):
         if not isinstance(self.name, str):
@@ -102,6 +109,10 @@ class Design:
         validate.integer("tp", self.tp, minimum=1)
         validate.integer("pp", self.pp, minimum=1)
         validate.integer("flows_per_gpu", self.flows_per_gpu, minimum=1, maximum=64)
+        validate.choice("wiring", self.wiring, rails.KINDS)
+        if self.wiring != "fat_tree" and self.oversubscription != 1.0:
+            raise ValueError(f"oversubscription must be 1 for a {rails.KIND_NAMES[self.wiring]} wiring "
+                             f"(netlab sizes rails non-blocking), got {self.oversubscription:g}")
 
 
 @dataclass(frozen=True)
@@ -129,12 +140,17 @@ class Evaluation:
     network_capex_high_usd: float
     tokens_per_s: float
     tokens_per_joule: float       # training tokens per joule of facility energy
+    goodput: float                # share of wall-clock time on kept work (interruptions, checkpoints)
+    mtbf_s: float                 # the job's mean time between interruptions
+    checkpoint_interval_s: float  # work between checkpoints (Daly's optimum)
+    effective_step_s: float       # step_s / goodput: what a step costs once failures are counted
 
     def __repr__(self) -> str:
         return (f"Evaluation({self.design.name}: step {format_time(self.step_s)} "
                 f"(compute {format_time(self.compute_s)}, bubble {format_time(self.bubble_s)}, "
                 f"TP {format_time(self.tp_s)}, PP {format_time(self.pp_s)}, DP {format_time(self.dp_s)}); "
-                f"efficiency {self.efficiency:.0%}; {self.training_days:.1f} days; "
+                f"efficiency {self.efficiency:.0%}; goodput {self.goodput:.1%}, {format_time(self.effective_step_s)} "
+                f"per step with failures; {self.training_days:.1f} days; "
                 f"{format_power(self.site.facility_w)} facility; capex ${self.capex_low_usd / 1e9:.2f}-"
                 f"{self.capex_high_usd / 1e9:.2f} B; {self.tokens_per_joule:.3g} tokens/J"
                 + ("" if self.fits else "; DOES NOT FIT") + ")")
@@ -179,43 +195,16 @@ def _gpu_price_range(domain: str) -> tuple[float, float]:
     raise ValueError(f"domain {domain!r} has no sourced price; choose one of dgx-h100, pcie-h100, gb200-nvl72")
 
 
-def _module_price_range(port_rate_bps: float, optics: str) -> tuple[float, float]:
-    """One link end's optics at ``port_rate_bps``: DSP pluggables priced at 800G or 400G
-    street prices (other rates scaled from 400G by rate); LPO at the 800G LPO-to-DR8 price
-    ratio; co-packaged optics at ``assume.cpo_optics_price_vs_lpo`` times LPO."""
-    v = specs.value
-    if port_rate_bps >= 800e9:
-        dsp = (v("cost.optics_800g_dr8.price_low"), v("cost.optics_800g_dr8.price_high"))
-    else:
-        scale = port_rate_bps / 400e9
-        dsp = (scale * v("cost.optics_400g.price_low"), scale * v("cost.optics_400g.price_high"))
-    if optics == "dsp_pluggable":
-        return dsp
-    lpo_ratio = ((v("cost.optics_800g_lpo.price_low") + v("cost.optics_800g_lpo.price_high"))
-                 / (v("cost.optics_800g_dr8.price_low") + v("cost.optics_800g_dr8.price_high")))
-    factor = lpo_ratio * (1.0 if optics == "lpo" else v("assume.cpo_optics_price_vs_lpo"))
-    return dsp[0] * factor, dsp[1] * factor
-
-
-def _network_price_range(fab: fabric.Fabric, optics: str) -> tuple[float, float]:
-    """Switches priced by capacity from the 64 x 800G street price, plus one module per optical link end."""
-    capacity_share = fab.radix * fab.port_rate_bps / (64 * 800e9)   # assume.switch_price_scales_with_capacity
-    switch = (specs.value("cost.switch_64x800g.price_low") * capacity_share * fab.n_switches,
-              specs.value("cost.switch_64x800g.price_high") * capacity_share * fab.n_switches)
-    switch_ends, nic_ends = power.optical_port_ends(fab)
-    module = _module_price_range(fab.port_rate_bps, optics)
-    nic_module = _module_price_range(fab.port_rate_bps, "dsp_pluggable")   # NICs keep DSP pluggables
-    return (switch[0] + switch_ends * module[0] + nic_ends * nic_module[0],
-            switch[1] + switch_ends * module[1] + nic_ends * nic_module[1])
-
-
 def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: float | None = None,
-             overlap: float = 0.0) -> Evaluation:
+             overlap: float = 0.0, checkpoint_s: float | None = None, restart_s: float | None = None,
+             with_failures: bool = True) -> Evaluation:
     """Step time, efficiency, training time, cost, power and tokens per joule of a design.
 
     ``mfu`` defaults to the registry assumption ``assume.mfu``; ``pue`` to the 2023
     industry average ``power.pue.industry_2023``; ``overlap`` is the share of the
-    gradient all-reduce hidden behind the backward pass.
+    gradient all-reduce hidden behind the backward pass. ``checkpoint_s`` and ``restart_s``
+    default to ``assume.training.*``; interruptions come at the Llama 3 run's rate per GPU
+    (:mod:`netlab.training.failures`), and ``with_failures=False`` leaves them out.
     """
     if not isinstance(design, Design):
         raise TypeError(f"design must be a Design, got {type(design).__name__}")
@@ -224,6 +213,7 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     mfu = specs.value("assume.mfu") if mfu is None else validate.in_range("mfu", mfu, 0.0, 1.0, low_open=True)
     pue = specs.value("power.pue.industry_2023") if pue is None else validate.in_range("pue", pue, 1.0, 5.0)
     overlap = validate.in_range("overlap", overlap, 0.0, 1.0)
+    with_failures = validate.boolean("with_failures", with_failures)
     n_gpus = validate.integer("n_gpus", design.n_gpus, minimum=1)
     tp = validate.integer("tp", design.tp, minimum=1)
     pp = validate.integer("pp", design.pp, minimum=1)
@@ -254,12 +244,19 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     n_tp_reduces = 4 * workload.n_layers / pp * n_micro
     tp_s = n_tp_reduces * inference.tp_all_reduce_time(activation_bytes, tp, domain) if tp > 1 else 0.0
 
-    fab = fabric.for_switch(design.switch, n_gpus, oversubscription=design.oversubscription)
+    if design.wiring == "fat_tree":
+        fab = fabric.for_switch(design.switch, n_gpus, oversubscription=design.oversubscription)
+    else:
+        fab = rails.size(design.wiring, n_gpus, design.switch, design.domain, design.optics).fabric
     grad_bytes = workload.n_params / (tp * pp) * 2.0
     # ECMP hashes every flow of every GPU under a leaf onto its uplinks: one flow per GPU is the
     # worst case; NCCL spreads a NIC's traffic over several channels and QPs (flows_per_gpu)
     flows = fab.leaf_downlinks * design.flows_per_gpu
-    lb = scaleout_efficiency(design.load_balancing, flows, fab.leaf_uplinks, grad_bytes / dp / design.flows_per_gpu)
+    if fab.leaf_uplinks == 0:       # a rail on one switch: one path between any two NICs, nothing to balance
+        lb = 1.0
+    else:
+        lb = scaleout_efficiency(design.load_balancing, flows, fab.leaf_uplinks,
+                                 grad_bytes / dp / design.flows_per_gpu)
     port_bps = min(domain.scaleout_per_gpu_bps, fab.port_rate_bps)
     scaleout_bps = port_bps * lb * min(1.0, 1.0 / fab.oversubscription)
     effective = replace(domain, scaleout_per_gpu_bps=scaleout_bps)
@@ -271,17 +268,22 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     step_s = compute_s + bubble_s + tp_s + pp_s + dp_s * (1.0 - overlap)
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
     gpu_low, gpu_high = _gpu_price_range(design.domain)
-    net_low, net_high = _network_price_range(fab, design.optics)
-    tokens_per_s = workload.tokens_per_step / step_s
+    price = costs.fabric_price(fab, design.optics)
+    net_low, net_high = price.low_usd, price.high_usd
+    ck = failures.checkpointing(n_gpus, checkpoint_s, restart_s)
+    good = ck.goodput if with_failures else 1.0
+    effective_step_s = step_s / good
+    tokens_per_s = workload.tokens_per_step / effective_step_s
     return Evaluation(
         design=design, dp=dp, fits=fits, state_bytes_per_gpu=state_bytes, compute_s=compute_s,
         bubble_s=bubble_s, tp_s=tp_s, pp_s=pp_s, dp_s=dp_s, step_s=step_s, efficiency=compute_s / step_s,
         scaleout_efficiency=lb * min(1.0, 1.0 / fab.oversubscription),
-        training_days=workload.n_tokens / workload.tokens_per_step * step_s / 86400.0,
+        training_days=workload.n_tokens / workload.tokens_per_step * effective_step_s / 86400.0,
         fabric=fab, site=site,
         capex_low_usd=n_gpus * gpu_low + net_low, capex_high_usd=n_gpus * gpu_high + net_high,
         network_capex_low_usd=net_low, network_capex_high_usd=net_high,
-        tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w)
+        tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w,
+        goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s)
 
 
 def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
@@ -392,9 +394,13 @@ def check(evaluation: Evaluation, brief: Brief) -> Verdict:
 
 
 def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription: float,
-                    n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> Design:
-    """A :class:`Design` from the capstone's four decisions, named in plain words."""
+                    n_gpus: int = 4608, tp: int = 8, pp: int = 4, wiring: str = "fat_tree") -> Design:
+    """A :class:`Design` from the capstone's four decisions, named in plain words.
+
+    ``wiring`` (a key of :data:`netlab.fabric.rails.KINDS`) wires the scale-out fabric as a fat
+    tree (the default), rail-optimized or rail-only; a name says so unless it is a fat tree."""
     validate.choice("fabric_key", fabric_key, FABRICS)
+    validate.choice("wiring", wiring, rails.KINDS)
     validate.key("optics", optics, optics_mod.OPTIONS)
     switch, lb, fabric_name = FABRICS[fabric_key]
     oversubscription = validate.in_range("oversubscription", oversubscription, 1.0, 1000.0)
@@ -402,9 +408,9 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
     if optics == "cpo" and switch not in CPO_SHIPPING_SWITCHES:
         optics_name += ", hypothetical"       # no CPO version of this switch exists
     name = (f"{DOMAIN_NAMES[validate.choice('domain', domain, scaleup.PRESETS)]}, {fabric_name}, "
-            f"{optics_name}, {oversubscription:g}:1")
+            f"{optics_name}, {oversubscription:g}:1" + ("" if wiring == "fat_tree" else f", {rails.KIND_NAMES[wiring]}"))
     return Design(name, n_gpus, domain=domain, switch=switch, oversubscription=oversubscription,
-                  load_balancing=lb, optics=optics, tp=tp, pp=pp)
+                  load_balancing=lb, optics=optics, tp=tp, pp=pp, wiring=wiring)
 
 
 def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), optics=optics_mod.OPTIONS,

@@ -149,6 +149,7 @@ UNITS: dict[str, tuple[str, float]] = {
 
 # Every message the checker gives, with its {fields}. The browser fills the same templates (each form
 # carries them as JSON), so a wording changed here changes in both. A field is a plain name, nothing more.
+#: Every message the checker gives, by name, with its ``{fields}``.
 MESSAGES: dict[str, str] = {
     # reading the typed text
     "empty": "Please type your answer first: a number{in_unit}.",

@@ -161,6 +161,7 @@ class Axes(matplotlib.axes.Axes):
     """
 
     def clear(self) -> None:
+        """matplotlib's clear, then the book's background, spines, grid, colours and text sizes."""
         super().clear()
         self.set_facecolor(STYLE["axes.facecolor"])
         for side in ("top", "right"):
@@ -178,11 +179,13 @@ class Axes(matplotlib.axes.Axes):
                 title.set_fontsize(STYLE["axes.titlesize"])
 
     def set_title(self, label, fontdict=None, loc=None, pad=None, *, y=None, **kwargs):
+        """matplotlib's set_title, at the book's title size unless a size is given."""
         if not _TITLE_SIZE_KEYS & (set(kwargs) | set(fontdict or ())):
             kwargs["fontsize"] = STYLE["axes.titlesize"]
         return super().set_title(label, fontdict, loc, pad, y=y, **kwargs)
 
     def legend(self, *args, **kwargs):
+        """matplotlib's legend, with the book's frame and text size unless given."""
         return super().legend(*args, **_legend_style(kwargs))
 
 
@@ -210,15 +213,19 @@ class Figure(matplotlib.figure.Figure):
     alt: str = ""
 
     def add_subplot(self, *args, **kwargs):
+        """matplotlib's add_subplot, making an :class:`Axes` unless another kind is asked for."""
         return super().add_subplot(*args, **_book_axes(args, kwargs))
 
     def add_axes(self, *args, **kwargs):
+        """matplotlib's add_axes, making an :class:`Axes` unless another kind is asked for."""
         return super().add_axes(*args, **_book_axes(args, kwargs))
 
     def legend(self, *args, **kwargs):
+        """matplotlib's figure legend, with the book's frame and text size unless given."""
         return super().legend(*args, **_legend_style(kwargs))
 
     def savefig(self, fname, *, transparent=None, **kwargs):
+        """matplotlib's savefig, on the book's background unless transparent."""
         if not (matplotlib.rcParams["savefig.transparent"] if transparent is None else transparent):
             kwargs.setdefault("facecolor", STYLE["savefig.facecolor"])
         return super().savefig(fname, transparent=transparent, **kwargs)
@@ -232,6 +239,7 @@ class Figure(matplotlib.figure.Figure):
         _mpl_speedups._remember_ticks(self)
 
     def draw(self, renderer):
+        """matplotlib's draw, with netlab's tick rule (and, while the book builds, its speed-ups)."""
         with _mpl_speedups._active():
             self._prepare_axes()
             if _mpl_speedups._take_layout_only(self):
@@ -363,7 +371,7 @@ def color(name: str) -> str:
     raise ValueError(f"name must be one of {sorted(TECH_COLORS) + sorted(OKABE_ITO)}, got {name!r}")
 
 
-#: Width (inches) of the figures drawn inside :func:`narrow_figures`: an explorer's phone frames.
+#: Width (inches) of the figures drawn inside :func:`narrow_figures`, an explorer's phone frames.
 #: Text keeps its size in points, so a narrower figure shows it larger in the same column: a
 #: 3.6-inch (259 pt) frame in a phone's 340 px column draws 10 pt tick labels at 13 px and 7 pt
 #: superscripts at 9 px, where a 6.4-inch one drew them at 7 and 5 px.

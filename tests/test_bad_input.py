@@ -344,6 +344,8 @@ RESULT_RECORDS = [
     "netlab.lossless.ib_vs_ethernet.PerfPerDollar", "netlab.lossless.ib_vs_ethernet.IncastCase",
     "netlab.nvlink.domains.NVL72Check", "netlab.nvlink.domains.HierarchicalAllReduce",
     "netlab.nvlink.inference.TPTraffic", "netlab.nvlink.inference.DecodeStep", "netlab.nvlink.moe.MoEAllToAll",
+    "netlab.nvlink.moe.NodeLimitedDispatch", "netlab.nvlink.engines.EngineAllReduce",
+    "netlab.nvlink.engines.TwoBoxDecode", "netlab.training.overlap.OverlapSchedule",
     "netlab.optics.cpo.ChannelLoss", "netlab.optics.cpo.PortPower", "netlab.optics.cpo.CpoClaims",
     "netlab.optics.power.FabricPower", "netlab.optics.power.SitePower", "netlab.optics.power.EnvelopeFit",
     "netlab.optics.reliability.FleetFailures", "netlab.optics.reliability.LaserCount",
@@ -356,6 +358,8 @@ RESULT_RECORDS = [
     "netlab.training.parallelism.DataParallelStep", "netlab.uet.connections.ConnectionState",
     "netlab.uet.experiments.LossRun", "netlab.uet.experiments.IncastResult", "netlab.uet.experiments.SprayResult",
     "netlab.uet.loss_recovery.LossRecovery", "netlab.uet.loss_recovery.IncastEstimate",
+    "netlab.optics.costs.FabricPrice", "netlab.training.failures.Checkpointing",
+    "netlab.training.failures.FailureEffect",
 ]
 
 

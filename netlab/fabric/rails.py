@@ -20,9 +20,9 @@ non-blocking and all built from one registry switch (radix ``k``, leaves of ``d 
 
 **Counts, cost and power.** Switches, cables (every link, host links included) and transceivers
 (one per optical link end) come from :mod:`netlab.fabric.clos`; the rail-only fabric is ``R``
-copies of one rail's. Cost is priced exactly as the capstone designer prices a fabric
-(``netlab.cluster``: switches by capacity from the 64 x 800G street price, one module per optical
-link end; the registry's ``cost.*`` estimates, so a low-high range); power is
+copies of one rail's. Cost is :func:`netlab.optics.costs.fabric_price`, the price model the
+capstone designer uses too (switches by capacity from the 64 x 800G street price, one module per
+optical link end; the registry's ``cost.*`` estimates, so a low-high range); power is
 :func:`netlab.optics.power.fabric_power`. A rail-only fabric saves where a rail needs fewer tiers
 than the whole cluster: per host a non-blocking Clos of ``t`` tiers has ``(2t - 1) / k`` switches
 and ``2t`` transceivers (all links optical), so dropping from three tiers to two saves 40 % of the
@@ -62,13 +62,16 @@ import math
 from netlab import validate
 from netlab.fabric import clos
 from netlab.nvlink import domains
-from netlab.optics import cpo, power
+from netlab.optics import costs, cpo, power
 from netlab.units import format_power, format_time
 
+#: The three wirings this module sizes.
 KINDS = ("fat_tree", "rail_optimized", "rail_only")
+#: Each wiring's name as the book writes it.
 KIND_NAMES = {"fat_tree": "fat tree", "rail_optimized": "rail-optimized", "rail_only": "rail-only"}
+#: The largest GPU count the functions accept.
 MAX_GPUS = 1_000_000
-#: The tables of chapter 5's section on rails: (switch, domain, GPU counts), each printed by
+#: The tables in chapter 5's section on rails, as (switch, domain, GPU counts); each is printed by
 #: :func:`comparison_table` (tests/fabric/test_rails.py checks the page against it).
 CHAPTER_TABLES = (("quantum2", "dgx-h100", (1024, 4096, 16384, 32768, 65536)),
                   ("quantum2", "gb200-nvl72", (4608, 36864)))
@@ -188,13 +191,6 @@ def buildable(kind: str, n_gpus: int, switch: str = "quantum2", domain: str = "d
     return n_gpus <= _max_gpus(kind, switch, rails)
 
 
-def _network_price_range(fab: clos.Fabric, optics: str) -> tuple[float, float]:
-    # The capstone designer's pricing, reused rather than copied (imported here, not at the top,
-    # so that chapter 5's module does not load chapter 11's designer until a price is asked for).
-    from netlab import cluster
-    return cluster._network_price_range(fab, optics)
-
-
 def size(kind: str, n_gpus: int, switch: str = "quantum2", domain: str = "dgx-h100",
          optics: str = "dsp_pluggable", host_links_optical: bool = True) -> RailFabric:
     """Size one wiring (a key of :data:`KINDS`) of a non-blocking fabric for ``n_gpus`` GPUs.
@@ -222,9 +218,9 @@ def size(kind: str, n_gpus: int, switch: str = "quantum2", domain: str = "dgx-h1
         fab = _rail_optimized(switch, n_gpus, rails, n_domains, optical)
     else:
         fab = _rail_only(switch, rails, n_domains, optical)
-    low, high = _network_price_range(fab, optics)
+    price = costs.fabric_price(fab, optics)
     return RailFabric(kind=kind, switch=switch, domain=domain, n_gpus=n_gpus, n_rails=rails, n_domains=n_domains,
-                      optics=optics, fabric=fab, cost_low_usd=low, cost_high_usd=high,
+                      optics=optics, fabric=fab, cost_low_usd=price.low_usd, cost_high_usd=price.high_usd,
                       power_w=power.fabric_power(fab, optics).total_w)
 
 

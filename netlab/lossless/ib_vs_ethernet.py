@@ -32,7 +32,7 @@ from netlab import links, specs, validate
 from netlab.units import format_time
 
 if TYPE_CHECKING:        # imported for the annotations only: the simulator loads when a run is asked for
-    from netlab.lossless.experiments import IncastResult
+    import netlab.lossless.experiments
 
 SWITCH_LATENCY_KEYS = {
     "infiniband": ("switch.ib.quantum_x800.latency", "switch.ib.quantum_hdr.latency",
@@ -186,8 +186,8 @@ class IncastCase:
     """One row of :func:`incast_like_for_like`: a lossy run against its lossless twin."""
 
     label: str
-    lossy: IncastResult
-    lossless: IncastResult
+    lossy: netlab.lossless.experiments.IncastResult
+    lossless: netlab.lossless.experiments.IncastResult
 
     @property
     def ratio(self) -> float:
@@ -285,8 +285,8 @@ class TimeoutCase:
 
     label: str
     timeout_s: float
-    lossy: IncastResult
-    lossless: IncastResult
+    lossy: netlab.lossless.experiments.IncastResult
+    lossless: netlab.lossless.experiments.IncastResult
 
     @property
     def ratio(self) -> float:

@@ -10,6 +10,8 @@ dictionaries below map them to registry keys and model names.
 
 from __future__ import annotations
 
+import functools
+
 from netlab import plots, specs, validate
 from netlab.nvlink import inference, domains as scaleup
 from netlab.units import GB, format_time
@@ -123,3 +125,176 @@ def pareto_readout(model_name: str, tp: int) -> str:
     missing = [SYSTEMS[s] for s in SYSTEMS if not decode_curve(model_name, s, tp)]
     text = "On the Pareto front: " + ", ".join(on_front) + "."
     return text + (f" The weights do not fit on {', '.join(missing)}." if missing else "")
+
+
+# --- overlap of the data-parallel all-reduce with the backward pass (netlab.training.overlap) -------
+
+#: Gradient bytes of the data-parallel example (a 7-billion-parameter model in BF16).
+OVERLAP_GRAD_BYTES = 14e9
+#: Replicas of the data-parallel example.
+OVERLAP_WORLD = 16
+#: Bucket sizes the overlap explorer offers, in MiB (25 is PyTorch DDP's default).
+BUCKETS_MIB = (1, 25, 400)
+#: Backward-pass times the overlap explorer offers, in seconds.
+BACKWARD_S = (0.5, 1.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _overlap_example(bucket_mib: float, backward_s: float):
+    from netlab.training import overlap
+    return overlap.ddp_backward(OVERLAP_GRAD_BYTES, backward_s, OVERLAP_WORLD,
+                                specs.value("nccl.tuner.step_latency.net.ring.simple"),
+                                specs.value("nccl.ndr.busbw_per_nic"),
+                                bucket_bytes=bucket_mib * 2**20)
+
+
+def overlap_example(bucket_mib: float, backward_s: float):
+    """The bucketed all-reduce of :data:`OVERLAP_GRAD_BYTES` over :data:`OVERLAP_WORLD` ranks.
+
+    Each bucket is a ring all-reduce with NCCL's per-step network latency for the Simple protocol
+    and the measured bus bandwidth of one 400 Gb/s NIC (registry ``nccl.ndr.busbw_per_nic``).
+    """
+    bucket_mib = validate.positive("bucket_mib", bucket_mib, maximum=1e6, why="a terabyte per bucket")
+    backward_s = validate.positive("backward_s", backward_s)
+    return _overlap_example(bucket_mib, backward_s)
+
+
+def draw_overlap(bucket_mib: float, backward_s: float):
+    """Gradients ready vs gradients all-reduced over time; the gap after the backward pass is exposed."""
+    s = overlap_example(bucket_mib, backward_s)
+    fig, ax = plots.figure(width_in=6.4, height_in=3.4)
+    # Staircases of bytes ready and bytes reduced; with many buckets every k-th step is drawn (the
+    # curve is then smooth at the figure's resolution) and the last one always.
+    stride = max(1, s.n_items // 200)
+    keep = sorted(set(range(stride - 1, s.n_items, stride)) | {s.n_items - 1})
+    cumulative, done = [], 0.0
+    for b in s.item_bytes:
+        done += b / GB
+        cumulative.append(done)
+    ready_x, ready_y, red_x, red_y = [0.0], [0.0], [0.0], [0.0]
+    for j in keep:
+        ready_x += [s.ready_s[j], s.ready_s[j]]
+        ready_y += [ready_y[-1], cumulative[j]]
+        red_x += [s.end_s[j], s.end_s[j]]
+        red_y += [red_y[-1], cumulative[j]]
+    ax.plot([0.0, s.compute_s], [0.0, done], color=plots.color("compute"), linestyle=":",
+            label="gradients computed")
+    ax.plot(ready_x, ready_y, color=plots.color("orange"), label="buckets ready")
+    ax.plot(red_x, red_y, color=plots.color("infiniband"), label="buckets all-reduced")
+    ax.axvline(s.compute_s, color=plots.color("black"), linewidth=0.8)
+    if s.exposed_s > 0:
+        ax.axvspan(s.compute_s, s.step_s, color=plots.color("vermillion"), alpha=0.15, label="exposed")
+    ax.set_xlabel("time since the backward pass began (s)")
+    ax.set_ylabel("gradients (GB)")
+    ax.set_title(f"{s.n_items} buckets of {bucket_mib:g} MiB, backward {backward_s:g} s: "
+                 f"{s.overlap_fraction:.0%} of the all-reduce hidden")
+    ax.legend(loc="lower right", fontsize="small")
+    return fig
+
+
+def overlap_readout(bucket_mib: float, backward_s: float) -> str:
+    """One sentence: total and exposed communication, and what the step costs."""
+    s = overlap_example(bucket_mib, backward_s)
+    return (f"{s.n_items} buckets take {format_time(s.comm_s)} of all-reduce in all; "
+            f"{format_time(s.exposed_s)} of it runs after the backward pass ({s.overlap_fraction:.0%} hidden), "
+            f"so the step pays {format_time(s.step_s)} instead of {format_time(s.serial_s)} in series.")
+
+
+# --- MoE dispatch as deployed (netlab.nvlink.moe.node_limited_dispatch) ------------------------------
+
+#: Expert-parallel groups the dispatch explorer offers, in 8-GPU nodes.
+EP_NODES = (8, 32)
+#: The routing rules, each with its node limit M (None for no limit).
+ROUTINGS = {"no node limit": None, "at most 4 nodes": 4}
+#: Tokens per GPU in DeepSeek-V3's prefill and training dispatch, as DeepEP's tables test it.
+DISPATCH_TOKENS = 4096
+
+
+def dispatch_example(n_nodes: int, routing: str):
+    """DeepSeek-V3's dispatch (256 experts, top-8, hidden 7168, FP8) over ``n_nodes`` H800 nodes."""
+    from netlab.nvlink import moe
+    validate.choice("routing", routing, ROUTINGS)
+    return moe.node_limited_dispatch(DISPATCH_TOKENS, int(specs.value("deepseek_v3.d_model")),
+                                     int(specs.value("deepseek_v3.top_k")),
+                                     int(specs.value("deepseek_v3.routed_experts")), n_nodes,
+                                     int(specs.value("dgx.n_gpus")), specs.value("deepseek_v3.nvlink_rate"),
+                                     specs.value("deepseek_v3.ib_rate"), max_nodes=ROUTINGS[routing])
+
+
+def draw_dispatch(n_nodes: int, routing: str):
+    """Bars: network and NVLink time of one dispatch, one copy per expert vs one per node forwarded."""
+    d = dispatch_example(n_nodes, routing)
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    labels = ["one copy per expert\n(direct)", "one copy per node,\nNVLink forwards"]
+    net = [d.direct_rdma_s * 1e3, d.rdma_s * 1e3]
+    nvl = [d.direct_nvlink_s * 1e3, d.nvlink_s * 1e3]
+    x = [0.0, 1.0]
+    ax.bar([v - 0.18 for v in x], net, width=0.36, color=plots.color("infiniband"), label="network (IB)")
+    ax.bar([v + 0.18 for v in x], nvl, width=0.36, color=plots.color("nvlink"), label="NVLink")
+    ax.set_xticks(x, labels)
+    ax.set_ylabel("time per dispatch (ms)")
+    ax.set_title(f"EP over {n_nodes} nodes, {routing}: {d.nodes_per_token:.2f} nodes per token")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def dispatch_readout(n_nodes: int, routing: str) -> str:
+    """One sentence: the dedup factor and the time, against sending every copy directly."""
+    d = dispatch_example(n_nodes, routing)
+    return (f"A token reaches {d.nodes_per_token:.2f} nodes on average, so sending once per node cuts the network "
+            f"bytes {d.dedup_factor:.2f}x; the dispatch takes {format_time(d.time_s)} ({d.bottleneck}-bound) "
+            f"instead of {format_time(d.direct_s)}.")
+
+
+# --- inference all-reduce as engines run it (netlab.nvlink.engines) -----------------------------------
+
+ENGINE_SYSTEMS = {"dgx-h100": "DGX H100", "dgx-b200": "DGX B200"}
+ENGINE_TPS = (2, 4, 8)
+#: Message sizes the engine figure sweeps, bytes (1 KiB to 64 MiB).
+ENGINE_SIZES = tuple(2.0 ** k for k in range(10, 27))
+
+
+def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
+    """Log-log: one-shot, two-shot and NCCL's pick by message size; SGLang's measurements on 8 H100."""
+    from netlab.nvlink import engines
+    validate.choice("system", system, ENGINE_SYSTEMS)
+    dom = scaleup.preset(system)
+    rows = [engines.engine_all_reduce(s, tp, dom) for s in ENGINE_SIZES]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.4)
+    kib = [s / 1024 for s in ENGINE_SIZES]
+    ax.plot(kib, [r.one_shot_s * 1e6 for r in rows], color=plots.color("green"), label="one-shot (model)")
+    ax.plot(kib, [r.two_shot_s * 1e6 for r in rows], color=plots.color("sky"), label="two-shot (model)")
+    ax.plot(kib, [r.nccl_s * 1e6 for r in rows], color=plots.color("black"), linestyle="--",
+            label="NCCL's tuner, its pick")
+    if system == "dgx-h100" and tp == 8:
+        points = [(4, "nccl.alternative.custom_all_reduce.h100_tp8_4kb"),
+                  (32, "nccl.alternative.custom_all_reduce.h100_tp8_32kb"),
+                  (256, "serving.sglang_custom_all_reduce.h100_tp8_256kb")]
+        ax.plot([p[0] for p in points], [specs.value(p[1]) * 1e6 for p in points], "o",
+                color=plots.color("vermillion"), label="SGLang kernel, measured")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    # Plain tick labels: log axes would otherwise set every label as mathtext (slow to lay out).
+    xticks = [1, 16, 256, 4096, 65536]
+    ax.set_xticks(xticks, ["1 KiB", "16 KiB", "256 KiB", "4 MiB", "64 MiB"])
+    yticks = [y for y in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if y <= 1.5 * max(r.nccl_s for r in rows) * 1e6
+              or y <= 1.5 * max(r.one_shot_s for r in rows) * 1e6]
+    ax.set_yticks(yticks, [str(y) for y in yticks])
+    ax.minorticks_off()
+    ax.set_xlabel("message size")
+    ax.set_ylabel("all-reduce time (µs)")
+    ax.set_title(f"TP {tp} on {ENGINE_SYSTEMS[system]}")
+    ax.legend(fontsize="small", loc="upper left")
+    return fig
+
+
+def engine_readout(tp: int, system: str = "dgx-h100") -> str:
+    """One sentence: the decode message (16 KB) with each kernel, and where two-shot takes over."""
+    from netlab.nvlink import engines
+    validate.choice("system", system, ENGINE_SYSTEMS)
+    dom = scaleup.preset(system)
+    r = engines.engine_all_reduce(16384, tp, dom)
+    cross = engines.one_two_shot_crossover_bytes(tp, dom.per_gpu_bps)
+    where = "never (two GPUs)" if cross == float("inf") else f"above {cross / 1e3:.0f} KB"
+    return (f"A 16 KB decode all-reduce: one-shot {format_time(r.one_shot_s)}, two-shot {format_time(r.two_shot_s)}, "
+            f"NCCL {format_time(r.nccl_s)} ({r.nccl_label}); two-shot beats one-shot {where}.")

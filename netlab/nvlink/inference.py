@@ -43,6 +43,7 @@ from collections.abc import Sequence
 
 from netlab import specs, validate
 from netlab.collectives import nccl_tuner as nccl_model
+from netlab.nvlink import kernels
 from netlab.nvlink.domains import ScaleUpDomain, check_domain
 from netlab.units import format_bytes, format_time
 
@@ -223,7 +224,15 @@ class DecodeStep:
                 + ("." if self.fits else "; the weights do not fit."))
 
 
-ALGORITHMS = ("best", "ring")
+ALGORITHMS = ("best", "ring", "custom")
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """An all-reduce a serving engine picks: its time and a label (as NCCL's estimate has)."""
+
+    time_s: float
+    label: str
 _ARCH = {"h100": "hopper", "h200": "hopper", "b200": "blackwell", "gb200": "blackwell"}
 _NVLINK_GEN = {"hopper": "nvlink.4.per_gpu", "blackwell": "nvlink.5.per_gpu"}
 
@@ -253,9 +262,18 @@ def _tp_all_reduce(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: st
     else:
         intra = domain.per_gpu_bps
     algorithms = ("ring",) if algorithm == "ring" else nccl_model.ALGORITHMS
-    return nccl_model.predict(n_bytes, tp, 1 if tp <= d else tp // d, fabric=domain.fabric, arch=arch,
+    nccl = nccl_model.predict(n_bytes, tp, 1 if tp <= d else tp // d, fabric=domain.fabric, arch=arch,
                               intra_busbw_bps=intra, nic_bps=domain.scaleout_per_gpu_bps,
                               algorithms=algorithms)
+    if algorithm != "custom" or tp > d or domain.fabric != "nvlink":
+        return nccl
+    # A serving engine inside one NVLink domain: its one-shot or two-shot kernel, or NCCL, whichever is
+    # fastest (netlab.nvlink.kernels; the kernels read peers at the domain's line rate, a floor).
+    options = [(kernels.one_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom one-shot"),
+               (kernels.two_shot_s(n_bytes, tp, domain.per_gpu_bps), "custom two-shot"),
+               (nccl.time_s, nccl.label)]
+    time_s, label = min(options)
+    return _Choice(time_s=time_s, label=label)
 
 
 def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm: str = "best") -> float:
@@ -266,7 +284,9 @@ def tp_all_reduce_time(n_bytes: float, tp: int, domain: ScaleUpDomain, algorithm
     the protocol (LL, LL128, Simple) that comes out fastest. Inside the domain
     (``tp <= domain.n_gpus``) the group is one node; beyond it (``tp`` a multiple of the
     domain size) the nodes are joined by each GPU's scale-out port. ``algorithm="best"``
-    takes NCCL's pick; ``"ring"`` keeps only rings.
+    takes NCCL's pick; ``"ring"`` keeps only rings; ``"custom"`` lets a serving engine's one-shot or
+    two-shot kernel (:mod:`netlab.nvlink.engines`) run instead where it is faster, inside one NVLink
+    domain only.
 
     >>> from netlab.nvlink import domains
     >>> round(tp_all_reduce_time(16384, 8, domains.preset("dgx-h100")) * 1e6, 1)   # ring/LL

@@ -4,6 +4,8 @@
   DSP pluggables, linear pluggables (LPO) and co-packaged optics (CPO); the electrical loss budget;
 * :mod:`~netlab.optics.power`: a fabric's watts, its share of the facility, and the GPUs a
   power budget feeds;
+* :mod:`~netlab.optics.costs`: what a fabric's switches and optics cost, the price model chapters 5
+  and 11 share;
 * :mod:`~netlab.optics.reliability`: lasers, failure rates, and how often a large fabric loses a link;
 * :mod:`~netlab.optics.figures`: lab 9's figures and readouts.
 """

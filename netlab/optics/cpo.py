@@ -265,3 +265,32 @@ def _default(name: str, value: float | None, key: str) -> float:
     """``value`` validated as >= 0, or the registry figure under ``key`` when None."""
     return specs.value(key) if value is None else validate.non_negative(
         name, value, maximum=1000.0, why="dB; 10**(loss/10) overflows near 3000 dB")
+
+
+# --- energy per bit by generation (chapter 9) ----------------------------------------------------
+
+#: Optics whose power per rate the registry holds, as name -> (power key, rate in bit/s or a registry key).
+ENERGY_ROWS: dict[str, tuple[str, float | str]] = {
+    "400G DR4 pluggable (NVIDIA, max)": ("optics.nvidia_400g_dr4.module_power", 400e9),
+    "800G SR8 pluggable (NVIDIA, multimode)": ("optics.nvidia_800g_sr8.module_power", 800e9),
+    "800G DR8 pluggable (NVIDIA, single-mode)": ("optics.nvidia_800g_dr8.module_power", 800e9),
+    "800G DSP pluggable (typical)": ("optics.dsp_800g.module_power", 800e9),
+    "800G linear pluggable (LPO)": ("optics.lpo_800g.module_power", 800e9),
+    "1.6T pluggable port (NVIDIA's comparison)": ("optics.pluggable.port_power", "assume.optics.claim_port_rate"),
+    "1.6T co-packaged port (NVIDIA's claim)": ("optics.cpo.port_power", "assume.optics.claim_port_rate"),
+    "passive copper (DAC), one end": ("optics.nvidia_dac.module_power", 800e9),
+}
+
+
+def energy_per_bit_table() -> str:
+    """A Markdown table of optics energy per bit (module or port power over its rate), from the registry.
+
+    pJ/bit = W / (Gb/s) x 1000; the module alone, without the host SerDes that drives it.
+    """
+    rows = ["| optics | rate | power | energy per bit | status, grade |", "|---|---|---|---|---|"]
+    for name, (power_key, rate) in ENERGY_ROWS.items():
+        spec = specs.get(power_key)
+        rate_bps = specs.value(rate) if isinstance(rate, str) else float(rate)
+        rows.append(f"| {name} | {rate_bps / 1e9:g} Gb/s | {spec.value:g} W | "
+                    f"{spec.value / rate_bps / pJ:.3g} pJ/bit | {spec.status}, {spec.grade} |")
+    return "\n".join(rows)

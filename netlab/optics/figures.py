@@ -83,3 +83,47 @@ def fabric_failures_summary(n_gpus: int, fit: float, cpo_mtbf_gain: float, switc
     return (f"{n_gpus:,} GPUs: {plug.failures_per_day:.2g} laser failures a day with pluggables (one every "
             f"{plug.mtbf_fleet_s / hour:.2g} h), {cpo.failures_per_day:.2g} with CPO switches (one every "
             f"{cpo.mtbf_fleet_s / hour:.2g} h, {100 * cpo.nic_share:.0f} % of them in the NIC pluggables).")
+
+
+# --- chapter 9's failures explorer: goodput against the checkpoint interval ---------------------
+
+GOODPUT_INTERVALS_MIN = tuple(round(2.0 ** (k / 4), 3) for k in range(0, 37))   # 1 min .. 8.5 h
+
+
+def plot_goodput(n_gpus: int, checkpoint_s: float, restart_s: float):
+    """Goodput against the work between checkpoints for a job on ``n_gpus`` GPUs (Daly's complete
+    model at the Llama 3 run's interruption rate per GPU), with Young's and Daly's optima marked."""
+    from netlab.training import failures
+    ck = failures.checkpointing(n_gpus, validate.positive("checkpoint_s", checkpoint_s, maximum=86400.0),
+                                validate.non_negative("restart_s", restart_s, maximum=86400.0))
+    taus = [m * 60.0 for m in GOODPUT_INTERVALS_MIN]
+    good = [failures.goodput(t, ck.checkpoint_s, ck.restart_s, ck.mtbf_s) for t in taus]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.0)
+    ax.semilogx([t / 60 for t in taus], [100 * g for g in good], "-", color=plots.color("blue"),
+                label="goodput (Daly's model)")
+    ax.axvline(ck.young_s / 60, color=plots.color("grey"), linestyle="--", linewidth=1,
+               label=f"Young {ck.young_s / 60:.1f} min")
+    ax.plot([ck.daly_s / 60], [100 * ck.goodput], "o", color=plots.color("vermillion"),
+            label=f"Daly {ck.daly_s / 60:.1f} min: {100 * ck.goodput:.1f} %")
+    ax.set_ylim(0, 100)
+    ax.minorticks_off()
+    ticks = [1, 3, 10, 30, 100, 300]
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_xlabel("work between checkpoints (minutes)")
+    ax.set_ylabel("goodput (%)")
+    ax.set_title(f"{n_gpus:,} GPUs: an interruption every {ck.mtbf_s / hour:.3g} h; "
+                 f"checkpoint {ck.checkpoint_s:g} s, restart {ck.restart_s:g} s")
+    ax.legend(loc="lower center")
+    fig.alt = goodput_summary(n_gpus, checkpoint_s, restart_s)
+    return fig
+
+
+def goodput_summary(n_gpus: int, checkpoint_s: float, restart_s: float) -> str:
+    """One sentence: the job's interruptions, Young's and Daly's intervals, and the goodput at Daly's."""
+    from netlab.training import failures
+    ck = failures.checkpointing(n_gpus, validate.positive("checkpoint_s", checkpoint_s, maximum=86400.0),
+                                validate.non_negative("restart_s", restart_s, maximum=86400.0))
+    lost = 1.0 - ck.goodput
+    return (f"{n_gpus:,} GPUs fail every {ck.mtbf_s / hour:.3g} h ({ck.interruptions_per_day:.3g} a day); "
+            f"checkpointing every {ck.daly_s / 60:.1f} min (Daly; Young says {ck.young_s / 60:.1f}) keeps "
+            f"{100 * ck.goodput:.1f} % of the time, losing {100 * lost:.1f} % to writes, redone work and restarts.")

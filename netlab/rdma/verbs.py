@@ -47,7 +47,8 @@ from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, 
 from netlab.rdma.qp import QueuePair
 from netlab.units import format_rate, format_time
 
-MLX5_FIRST_INDEX = 1      # first key-table slot the "mlx5" layout hands out (an emulation choice)
+#: The first key-table slot the "mlx5" layout hands out (an emulation choice).
+MLX5_FIRST_INDEX = 1
 KEY_LAYOUTS = ("random", "mlx5")
 
 __all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "AsyncEvent", "CompletionQueue", "Context", "Fabric",

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import importlib
 import pkgutil
 
+#: What each status means (the registry appendix prints it).
 STATUS_MEANINGS = {
     "standard": "fixed by a published standard or specification (IEEE, IBTA, PCI-SIG, ITU-T, or an "
                 "industry multi-source agreement's specification)",

@@ -4,5 +4,7 @@
   training, and what fits on one GPU;
 * :mod:`~netlab.training.parallelism`: the FLOPs of a step, the bytes each kind of
   parallelism moves, and when the network bounds a data-parallel step;
+* :mod:`~netlab.training.failures`: which failed parts stop a synchronous job, its interruption
+  rate, and the checkpoint interval and goodput that follow (chapters 9 and 11);
 * :mod:`~netlab.training.figures`: lab 1's figures.
 """

@@ -13,6 +13,18 @@ import pytest
 from netlab.nvlink import domains, figures, inference
 from netlab.units import GB
 
+# The explorers added for issue 32 (the older ones are in tests/test_plots_labs.py).
+API = {
+    figures.overlap_example: dict(bucket_mib=25, backward_s=0.5),
+    figures.draw_overlap: dict(bucket_mib=25, backward_s=0.5),
+    figures.overlap_readout: dict(bucket_mib=400, backward_s=1.0),
+    figures.dispatch_example: dict(n_nodes=8, routing="at most 4 nodes"),
+    figures.draw_dispatch: dict(n_nodes=8, routing="no node limit"),
+    figures.dispatch_readout: dict(n_nodes=32, routing="at most 4 nodes"),
+    figures.draw_engine_all_reduce: dict(system="dgx-h100", tp=8),
+    figures.engine_readout: dict(system="dgx-b200", tp=4),
+}
+
 
 def test_lab_7_default_frame_nvlink_5_and_400g_for_1_gb():
     # d = 8 (m = 72): inside 2 x (7 x 0.6 + 7/8 x 8e9 / 7.2e12 s) = 2 x (4.2 + 972.22) us = 1,952.89 us;
@@ -60,3 +72,21 @@ def test_llama_405b_does_not_fit_eight_h100s():
     assert inference.model("llama3.1-405b").weight_bytes / 8 == pytest.approx(101.46e9, rel=1e-4)
     assert figures.pareto_readout("llama3.1-405b", 8) == (
         "On the Pareto front: GB200 NVL72. The weights do not fit on PCIe 5.0 mesh (H100), DGX H100.")
+
+
+def test_overlap_readout_at_ddp_default_hides_what_the_closed_form_says():
+    # 14 GB in 25 MiB buckets: 534 full + 1 part. Each full bucket: ring over 16 ranks,
+    # 30 x 14 us + 2 x 15/16 x 26,214,400 B / 47 GB/s = 0.42 ms + 1.0459 ms = 1.4659 ms; it fills in
+    # 0.5 s x 26,214,400 / 14e9 = 0.936 ms < 1.4659 ms, so the queue grows and (n c - (n-1) t_f with the
+    # partial bucket) about 0.284 s stays exposed of 0.783 s.
+    s = figures.overlap_example(25, 0.5)
+    assert s.n_items == 535
+    c = 30 * 14e-6 + 2 * 15 / 16 * 26_214_400 / 47e9
+    assert s.end_s[0] - s.start_s[0] == pytest.approx(c, rel=1e-9)
+    assert s.exposed_s == pytest.approx(0.284, abs=0.001)
+
+
+def test_dispatch_readout_node_limit_dedups_about_twice():
+    # 8 nodes of 32 experts, top-8 within 4 nodes: 4 (1 - C(96, 8) / C(128, 8)) = 3.629 nodes.
+    text = figures.dispatch_readout(8, "at most 4 nodes")
+    assert "3.63 nodes" in text and "2.20x" in text, text

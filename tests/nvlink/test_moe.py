@@ -2,6 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 import pytest
+from netlab import specs
 
 from netlab.collectives import alpha_beta as collective_cost
 from netlab.nvlink import moe, domains as scaleup
@@ -12,6 +13,12 @@ DGX_B200 = scaleup.preset("dgx-b200")
 API = {
     moe.moe_all_to_all: dict(tokens_per_gpu=256, d_model=7168, top_k=8, ep=16, domain=DGX_B200,
                              bytes_per_activation=2.0),
+    moe.expected_nodes: dict(top_k=8, n_experts=256, n_nodes=8, max_nodes=4),
+    moe.free_experts_per_node: dict(nvlink_bps=1.28e12, nic_bps=4e11),
+    moe.node_limited_dispatch: dict(tokens_per_gpu=4096, d_model=7168, top_k=8, n_experts=256, n_nodes=8,
+                                    gpus_per_node=8, nvlink_bps=1.28e12, nic_bps=4e11, max_nodes=4,
+                                    bytes_per_activation=1.0),
+    moe.all_to_all_by_fabric: dict(n_gpus=1024, n_bytes=64e6, domain="dgx-h100", switch="quantum2"),
 }
 
 
@@ -67,3 +74,43 @@ def test_moe_refuses_a_degenerate_domain_instead_of_inf(field, bad):
     broken = dataclasses.replace(DGX_B200, **{field: bad})
     with pytest.raises(ValueError, match=f"domain.{field}"):
         moe.moe_all_to_all(256, 7168, 8, 64, broken)
+
+
+# --- as deployed: node-limited routing and forwarding -------------------------------------------------
+
+def test_expected_nodes_matches_enumeration():
+    import itertools
+    from netlab.nvlink import moe
+    # 8 experts on 4 nodes (2 each), top-3: count distinct nodes over every choice.
+    choices = list(itertools.combinations(range(8), 3))
+    mean = sum(len({e // 2 for e in c}) for c in choices) / len(choices)
+    assert moe.expected_nodes(3, 8, 4) == pytest.approx(mean, rel=1e-12)
+    # Node-limited to 2 nodes: the 3 experts come from the 4 experts of 2 nodes.
+    limited = list(itertools.combinations(range(4), 3))
+    assert moe.expected_nodes(3, 8, 4, max_nodes=2) == pytest.approx(
+        sum(len({e // 2 for e in c}) for c in limited) / len(limited), rel=1e-12)
+
+
+def test_deepseek_free_experts_per_node_is_the_bandwidth_ratio():
+    from netlab.nvlink import moe
+    free = moe.free_experts_per_node(specs.value("deepseek_v3.nvlink_rate"), specs.value("deepseek_v3.ib_rate"))
+    assert free == pytest.approx(specs.value("deepseek_v3.free_experts_per_node"), rel=1e-12)
+    assert round(specs.value("deepseek_v3.max_nodes_per_token") * free) == 13     # the report's "up to 13 experts"
+
+
+def test_node_limited_dispatch_bytes_by_hand():
+    from netlab.nvlink import moe
+    d = moe.node_limited_dispatch(100, 1000, 8, 64, 8, 8, 160e9 * 8, 50e9 * 8, max_nodes=4)
+    nodes = moe.expected_nodes(8, 64, 8, max_nodes=4)
+    assert d.rdma_bytes == pytest.approx(100 * nodes * 7 / 8 * 1000)
+    assert d.direct_rdma_bytes == pytest.approx(100 * 8 * 7 / 8 * 1000)
+    assert d.dedup_factor == pytest.approx(8 / nodes)
+    assert d.nvlink_bytes == pytest.approx(100 * 8 * 7 / 8 * 1000)
+    assert d.time_s == max(d.rdma_s, d.nvlink_s) < d.direct_s
+
+
+def test_uniform_all_to_all_pays_the_forwarding_hop_on_rail_only():
+    from netlab.nvlink import moe
+    t = moe.all_to_all_by_fabric(1024, 64e6)
+    # rails' closed form: (R-1) N / (R (N-R)) x B_NIC / B_NVLink = 7/8 x 1024/1016 x 50/450.
+    assert t["rail_only"] / t["fat_tree"] - 1 == pytest.approx(7 / 8 * 1024 / 1016 * 50 / 450, rel=1e-9)
