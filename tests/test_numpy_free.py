@@ -32,6 +32,7 @@ NEEDS = {
     "netlab.rdma.qp": "numpy: memory regions are numpy buffers",
     "netlab.rdma.verbs": "numpy: memory regions are numpy buffers",
     "netlab.rdma.hoststack": "imports the netlab.rdma package (above), though it uses no numpy itself",
+    "netlab.rdma.scaling": "imports the netlab.rdma package (above), though it uses no numpy itself",
 }
 # a lab's figures module exists to draw: matplotlib (and often numpy) is its point
 FIGURES = "figures"

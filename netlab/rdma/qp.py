@@ -120,7 +120,7 @@ REQUIRED = {(S.RESET, S.INIT): {"access"}, (S.INIT, S.RTR): {"dest_host", "dest_
 OPTIONAL = {(S.RESET, S.INIT): {"pkey_index"}, (S.INIT, S.INIT): {"access", "pkey_index"},
             (S.INIT, S.RTR): {"access", "path_mtu", "rq_psn", "sgid_index"}, (S.RTR, S.RTS): {"access", "sq_psn"},
             (S.RTS, S.RTS): {"access"}}
-#: The same tables for a UD QP (the kernel's UD masks: a Q_Key and P_Key index in INIT; RTR takes
+#: The same tables for a UD QP (the kernel's UD masks — a Q_Key and P_Key index in INIT; RTR takes
 #: nothing; RTS the send PSN, which the emulation defaults).
 REQUIRED_UD = {(S.RESET, S.INIT): {"qkey"}}
 OPTIONAL_UD = {(S.RESET, S.INIT): {"pkey_index"}, (S.INIT, S.INIT): {"qkey", "pkey_index"},
@@ -400,7 +400,7 @@ class QueuePair:
 
     @property
     def recv_queue(self) -> list[RecvWR]:
-        """The receives this QP's incoming SENDs consume: its own, or its SRQ's."""
+        """The receives this QP's incoming SENDs consume — its own, or its SRQ's."""
         return self.srq.queue if self.srq is not None else self._own_recv
 
     def _take_recv(self) -> RecvWR:

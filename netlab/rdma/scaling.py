@@ -42,7 +42,7 @@ PCIE_PATHS = {
     "PHB": "through a CPU's PCIe host bridge (the root complex), on one NUMA node",
     "SYS": "across the link between CPU sockets (NUMA nodes)",
 }
-#: The values of NCCL_NET_GDR_LEVEL: LOC never uses GPUDirect RDMA, SYS always does.
+#: The values of NCCL_NET_GDR_LEVEL — LOC never uses GPUDirect RDMA, SYS always does.
 GDR_LEVELS = ("LOC", "PIX", "PXB", "PHB", "SYS")
 #: The transports :func:`qp_memory` counts.
 TRANSPORTS = ("RC", "XRC", "DC", "UD")

@@ -50,7 +50,7 @@ from netlab.units import format_rate, format_time
 #: The first key-table slot the "mlx5" layout hands out (an emulation choice).
 MLX5_FIRST_INDEX = 1
 KEY_LAYOUTS = ("random", "mlx5")
-#: A RoCE port's GID table as the emulation builds it by default: one address entered twice,
+#: A RoCE port's GID table as the emulation builds it by default — one address entered twice,
 #: once per RoCE version (index 0 RoCE v1, index 1 RoCE v2), as Linux lists a port's IPv6
 #: link-local address :cite:p:`nvidia-rdma-aware-manual`.
 DEFAULT_GID_TYPES = ("RoCE v1", "RoCE v2")
@@ -172,7 +172,7 @@ class Context:
 
     @property
     def default_gid_index(self) -> int:
-        """The first RoCE v2 entry of the GID table (index 0 if there is none): what a correct
+        """The first RoCE v2 entry of the GID table (index 0 if there is none) — what a correct
         program picks, by ``show_gids`` or NCCL_IB_GID_INDEX, on a RoCE v2 fabric."""
         return self.gid_types.index("RoCE v2") if "RoCE v2" in self.gid_types else 0
 
