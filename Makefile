@@ -11,6 +11,9 @@ STAMP := $(VENV)/.installed-stamp
 SIM_FAST := netlab/sim/_compiled.json
 PORT ?= 8000
 export NETLAB_SITE_DIR := $(abspath $(SITE))
+# The in-page calculators' Python runtime (Pyodide, pinned and hash-checked: book/_ext/netlab_pyodide.py),
+# downloaded once into this cache; an offline rebuild reuses it, and `make clean` leaves it.
+export NETLAB_PYODIDE_CACHE := $(abspath .cache/pyodide)
 # Each notebook runs once: nbmake executes copies in $(SRC) and keeps their outputs; the book is then
 # built from the copies with execution off. ($(SRC) sits beside $(BUILD_DIR): nbmake skips `_build`.)
 SRC := $(BUILD_DIR)-src
@@ -24,7 +27,7 @@ UV := uv==0.13.9
 # What ruff checks (its rules: pyproject.toml); mypy's files are set there too.
 LINT_PATHS := netlab tests benchmarks book/_ext
 
-.PHONY: help install book build stage test check lint site-from-notebooks pdf-then-static test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
+.PHONY: help install book build runtime stage test check lint site-from-notebooks pdf-then-static test-unit test-notebooks test-site test-browser test-static pdf lab serve linkcheck bench screenshots clean
 
 install: $(STAMP) $(SIM_FAST) ## make .venv: pinned requirements, netlab, the compiled simulator
 
@@ -70,7 +73,7 @@ stage: ## copy the book's sources to _build-src/, set to render nbmake's outputs
 	grep -q 'execute_notebooks: "off"' $(SRC)/_config.yml
 
 # -W: any warning, a missing output included, fails the build.
-build: $(STAMP) ## build the site strictly from the executed copies in _build-src/
+build: $(STAMP) runtime ## build the site strictly from the executed copies in _build-src/
 	test -d $(SRC)/labs || { echo "no executed notebooks in $(SRC): run make book"; exit 1; }
 	NETLAB_STATIC_WIDGETS=1 NETLAB_SIM_PURE=1 $(BIN)/jupyter-book build $(SRC) --path-output $(BUILD_DIR) -W -n --keep-going
 
@@ -114,6 +117,11 @@ test-static: $(STAMP) ## static checks of the built HTML and the PDF, in one pro
 # book/_ext/pdf.py says how the pages are printed.
 pdf: $(STAMP) ## the whole book as one PDF, netlab.pdf in the site (needs make book, Chromium)
 	$(BIN)/python book/_ext/pdf.py $(SITE) $(PDF)
+
+# The registry's published SHA-512 must equal the pin, and the bytes must match it; a cached copy is
+# checked against the pin (no network). The site build stages it into _static/pyodide/ with netlab's wheel.
+runtime: $(STAMP) ## fetch the calculators' Python runtime (Pyodide, pinned, hash-checked) into .cache/, once
+	$(BIN)/python book/_ext/netlab_pyodide.py fetch
 
 lab: $(STAMP) ## JupyterLab on labs/, with live widgets
 	$(BIN)/jupyter lab labs

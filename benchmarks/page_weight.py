@@ -60,7 +60,8 @@ async def weigh(root: Path, pages: list[str]) -> list[dict]:
                                     else r.abort("blockedbyclient"))
                 page = await context.new_page()
                 finished = []
-                page.on("requestfinished", finished.append)
+                # a bound builtin (finished.append) cannot carry Playwright's wrapper; a lambda bound now can
+                page.on("requestfinished", lambda r, done=finished: done.append(r))
                 await page.goto(server.base_url + page_path, wait_until="load")
                 await page.evaluate(WAIT_FOR_MATH)
                 await page.wait_for_load_state("networkidle")

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from netlab import cluster, exercises, rdma, specs, units
-from netlab.collectives import nccl_tests, nccl_tuner, on_topology, schedules
+from netlab.collectives import nccl_log, nccl_tests, nccl_tuner, on_topology, schedules
 from netlab.fabric import experiments as fabric_experiments, figures as fabric_figures, flowlevel
 from netlab.lossless import dcqcn, experiments as lossless_experiments, figures as lossless_figures
 from netlab.nvlink import domains, inference
@@ -173,6 +173,11 @@ CASES = {
                                                    net.connect("h9", sw, 100e9),
                                                    net.add_flow("h9", "h0", 20_000), S.check(net.run()))),
     Network.node: Case(dict(name_or_node="h0"), make=_small_network),
+    # methods of chapter 6's NCCL records, on a small record each
+    nccl_tuner.ChoiceTable.switch_points: Case(make=lambda: nccl_tuner.choice_table(8, sizes=(4096.0, 2.0**24))),
+    nccl_log.NcclLog.network_hops: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
+    nccl_log.NcclLog.nics_used: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
+    nccl_log.NcclLog.explain: Case(make=lambda: nccl_log.parse(nccl_log.example_log(2, 2, 1))),
     Network.connect: Case(dict(a="h9", b="s0", bandwidth_bps=100e9),
                           make=lambda: (net := _small_network(), net.add_host("h9"))[0],
                           then=lambda _, net: (net.add_flow("h9", "h0", 20_000), S.check(net.run()))),
@@ -213,6 +218,12 @@ CASES = {
     QueuePair.post_send: Case(dict(wr=SendWR(wr_id=1, opcode=Opcode.SEND)), make=lambda: _verbs()[0].qp),
     SGE: Case(dict(addr=0, length=8, lkey=1)),
     SendWR: Case(dict(wr_id=1, opcode=Opcode.SEND)),
+    rdma.UDAddress: Case(dict(host="b", qp_num=0x40, qkey=0x11)),
+    ProtectionDomain.create_srq: Case(dict(max_wr=16), make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd()),
+    rdma.SharedReceiveQueue.post_recv: Case(dict(wr=RecvWR(wr_id=1)),
+                                            make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd().create_srq()),
+    rdma.SharedReceiveQueue.arm: Case(dict(limit=4),
+                                      make=lambda: rdma.Fabric(100e9).open_device("a").alloc_pd().create_srq()),
     RecvWR: Case(dict(wr_id=1)),
     # methods of results, as a reader calls them
     flowlevel.FlowLevelRun.percentile_s: Case(dict(q=50.0), make=lambda: _FLOWLEVEL),
@@ -318,6 +329,7 @@ MADE_BY_A_VERB = {
     "netlab.rdma.verbs.ProtectionDomain": "made by Context.alloc_pd, as ibv_alloc_pd makes one (swept)",
     "netlab.rdma.verbs.MemoryRegion": "made by ProtectionDomain.reg_mr, as ibv_reg_mr makes one (swept)",
     "netlab.rdma.qp.QueuePair": "made by ProtectionDomain.create_qp, as ibv_create_qp makes one (swept)",
+    "netlab.rdma.qp.SharedReceiveQueue": "made by ProtectionDomain.create_srq, as ibv_create_srq makes one (swept)",
 }
 # Callbacks of the policies whose constructors are swept (and run in a network by their Case).
 for _cls, _names in ((DCQCN, ("attach", "detach", "on_cnp", "on_send")),
@@ -328,6 +340,10 @@ for _cls, _names in ((DCQCN, ("attach", "detach", "on_cnp", "on_send")),
     for _name in _names:
         NOT_SWEPT[f"{_cls.__module__}.{_cls.__name__}.{_name}"] = CALLBACK
 RESULT_RECORDS = [
+    "netlab.lossless.roce.HeadroomBudget", "netlab.lossless.roce.LosslessClass",
+    "netlab.lossless.counters.BandwidthRow", "netlab.lossless.counters.LatencyRow",
+    "netlab.lossless.counters.PerftestReport", "netlab.lossless.counters.Diagnosis",
+    "netlab.longhaul.distance.LosslessDistance",
     "netlab.cluster.Evaluation", "netlab.cluster.Verdict", "netlab.cluster.Robustness",
     "netlab.lossless.ib_vs_ethernet.Headroom", "netlab.lossless.ib_vs_ethernet.TimeoutCase",
     "netlab.rdma.core.AsyncEvent", "netlab.fabric.rails.RailFabric", "netlab.fabric.rails.Traffic",
@@ -335,6 +351,9 @@ RESULT_RECORDS = [
     "netlab.collectives.alpha_beta.CollectiveTime", "netlab.collectives.nccl_tests.NcclRow",
     "netlab.collectives.nccl_tests.NcclTestsRun", "netlab.collectives.nccl_tests.AlphaBetaFit",
     "netlab.collectives.nccl_tuner.TunerEstimate", "netlab.collectives.nccl_tuner.SwitchLatencyEffect",
+    "netlab.collectives.nccl_tuner.ChoiceTable", "netlab.collectives.protocols.ProtocolFormat",
+    "netlab.collectives.protocols.Crossover", "netlab.collectives.in_network.InNetworkTraffic",
+    "netlab.collectives.nccl_log.Hop", "netlab.collectives.nccl_log.NcclLog",
     "netlab.collectives.on_topology.ScheduleTime", "netlab.collectives.schedules.Transfer",
     "netlab.collectives.schedules.Schedule", "netlab.exercises.Feedback", "netlab.exercises.NumericExercise",
     "netlab.exercises.Reading", "netlab.fabric.clos.Fabric", "netlab.fabric.ecmp.Collisions",
@@ -355,7 +374,8 @@ RESULT_RECORDS = [
     "netlab.optics.reliability.FleetFailures", "netlab.optics.reliability.LaserCount",
     "netlab.optics.reliability.FabricFailures", "netlab.rdma.Endpoint", "netlab.rdma.core.WorkCompletion",
     "netlab.rdma.hoststack.HostPathTime", "netlab.rdma.hoststack.CoresNeeded",
-    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain", "netlab.sim.engine.RunStatus",
+    "netlab.rdma.hoststack.RegistrationCost", "netlab.rdma.hoststack.GpuDirectGain",
+    "netlab.rdma.scaling.QPMemory", "netlab.rdma.scaling.SendQueue", "netlab.sim.engine.RunStatus",
     "netlab.sim.results.FlowResult", "netlab.sim.results.PortStats", "netlab.sim.results.QueueTrace",
     "netlab.sim.results.FlowTrace", "netlab.sim.results.RunResult", "netlab.specs.Spec",
     "netlab.training.memory.Recipe", "netlab.training.memory.Fit", "netlab.training.parallelism.StepTraffic",

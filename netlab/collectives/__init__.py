@@ -6,7 +6,11 @@
 * :mod:`~netlab.collectives.alpha_beta`: the alpha-beta closed forms, and algbw and busbw as
   nccl-tests defines them;
 * :mod:`~netlab.collectives.on_topology`: a schedule priced step by step on a topology;
-* :mod:`~netlab.collectives.nccl_tuner`: NCCL's own cost model, as its tuner prices a collective;
+* :mod:`~netlab.collectives.nccl_tuner`: NCCL's own cost model, as its tuner prices a collective,
+  and its pick size by size under ``NCCL_ALGO`` / ``NCCL_PROTO``;
+* :mod:`~netlab.collectives.protocols`: NCCL's LL, LL128 and Simple protocols from their formats;
+* :mod:`~netlab.collectives.nccl_log`: reading an ``NCCL_DEBUG=INFO`` log;
+* :mod:`~netlab.collectives.in_network`: in-network reduction (SHARP, NVLS): bytes and busbw;
 * :mod:`~netlab.collectives.nccl_tests`: reading nccl-tests output and fitting alpha and beta;
 * :mod:`~netlab.collectives.figures`: lab 6's figures and readouts.
 """

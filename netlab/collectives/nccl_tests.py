@@ -22,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 import re
-
-import numpy as np
+import statistics
 
 from netlab import validate
 from netlab.collectives.alpha_beta import COLLECTIVES, busbw_factor
@@ -140,7 +139,7 @@ def parse(text: str) -> NcclTestsRun:
         raise ValueError("no data rows found: paste the table printed by an nccl-tests binary, "
                          "whose rows start with the size in bytes (e.g. '8  2  float  sum  -1  ...')")
     ratios = [r.busbw_bps / r.algbw_bps for r in rows if r.algbw_bps >= 8e9]   # >= 1 GB/s: 3 digits
-    return NcclTestsRun(tuple(rows), len(ranks) or None, float(np.median(ratios)) if ratios else None)
+    return NcclTestsRun(tuple(rows), len(ranks) or None, float(statistics.median(ratios)) if ratios else None)
 
 
 _PRINTED_HALF_STEP = 0.005   # nccl-tests prints algbw and busbw in GB/s with two decimals
@@ -261,6 +260,8 @@ def fit_alpha_beta(run: NcclTestsRun, collective: str = "all_reduce", world_size
     rows = [r for r in run.rows if r.n_bytes >= min_bytes]
     if len(rows) < 2:
         raise ValueError(f"need at least 2 sizes >= min_bytes={min_bytes:g} to fit a line, got {len(rows)}")
+    import numpy as np    # here, not at the top: parse() and the module stay numpy-free
+
     S = np.array([r.n_bytes for r in rows], dtype=float)
     t = np.array([r.in_place_time_s if in_place else r.time_s for r in rows])
     design = np.column_stack([1.0 / t, S / t])          # rows divided by t: relative residuals
@@ -289,6 +290,8 @@ def synthetic_output(world_size: int, alpha_s: float, bandwidth_bps: float, min_
     hi = validate.integer("max_bytes", max_bytes, minimum=lo)
     noise = validate.in_range("noise", noise, 0.0, 0.5)
     seed = validate.integer("seed", seed, minimum=0)
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     factor = busbw_factor("all_reduce", n)
     lines = [(f"# SYNTHETIC: made by netlab.collectives.nccl_tests.synthetic_output from the ring model "

@@ -24,9 +24,10 @@ the element count does not divide); a rank's buffer has ``n_slots`` chunk slots.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import numpy as np
+if TYPE_CHECKING:     # numpy only where a schedule runs on buffers (execute)
+    import numpy as np
 
 from netlab import validate
 
@@ -271,6 +272,8 @@ def execute(schedule: Schedule, inputs) -> list[np.ndarray]:
     All transfers of a step read the buffers as they were when the step began.
     Raises ``RuntimeError`` if a rank sends a chunk it does not hold (a schedule bug).
     """
+    import numpy as np
+
     if not isinstance(schedule, Schedule):
         raise TypeError(f"schedule must be a Schedule, got {type(schedule).__name__}")
     arrays = [np.asarray(x) for x in validate.sequence("inputs", inputs, "a list of one 1-D array per rank")]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netlab import links, validate
+from netlab import links, specs, validate
 from netlab.collectives import alpha_beta as collective_cost
 from netlab.units import format_bytes, format_rate, format_time
 
@@ -195,3 +195,60 @@ def baseline_window_for_speedup(speedup: float, n_bytes: float, ranks_per_site: 
         else:
             high = mid
     return low
+
+
+@dataclass(frozen=True)
+class LosslessDistance:
+    """What PFC across ``distance_m`` of fibre reserves: headroom per lossless priority and port,
+    and for a whole switch, against its buffer."""
+
+    distance_m: float
+    bandwidth_bps: float
+    headroom_bytes: float
+    cable_bytes: float
+    n_ports: int
+    n_lossless: int
+    buffer_bytes: float
+
+    @property
+    def switch_bytes(self) -> float:
+        """Headroom reserved on every port for every lossless priority."""
+        return self.headroom_bytes * self.n_ports * self.n_lossless
+
+    @property
+    def buffer_ratio(self) -> float:
+        """Reserved headroom over the switch's whole packet buffer."""
+        return self.switch_bytes / self.buffer_bytes
+
+    def __str__(self) -> str:
+        return (f"{self.distance_m / 1e3:g} km at {self.bandwidth_bps / 1e9:g} Gb/s: headroom "
+                f"{self.headroom_bytes / 1e6:,.2f} MB per lossless priority and port ({self.cable_bytes / 1e6:,.2f} MB "
+                f"of it the fibre's round trip); {self.n_ports} ports x {self.n_lossless} reserve "
+                f"{self.switch_bytes / 1e6:,.0f} MB, {self.buffer_ratio:,.2f} x a {self.buffer_bytes / 1e6:g} MB buffer")
+
+
+def lossless_distance(distance_m: float, bandwidth_bps: float, n_ports: int = 64, n_lossless: int = 1,
+                      buffer_bytes: float | None = None) -> LosslessDistance:
+    """PFC headroom over a long link (:func:`netlab.lossless.roce.fibre_headroom`: the fibre's round trip
+    at line rate, a 2.4 µs response, two 4 KB frames), for ``n_ports`` ports with ``n_lossless``
+    lossless priorities each, against ``buffer_bytes`` (by default the SN5600's 128 MB, registry
+    ``fabric.sn5600.buffer``).
+
+    Example: 10 km at 800 Gb/s: the round trip 97.93 µs holds 9.79 MB; with the response and frames,
+    10.04 MB per port; 64 ports: 643 MB, 5.0 times 128 MB.
+
+    >>> round(lossless_distance(10e3, 800e9).buffer_ratio, 2)
+    5.02
+    """
+    from netlab.lossless import roce
+
+    distance_m = validate.non_negative("distance_m", distance_m)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    n_ports = validate.integer("n_ports", n_ports, minimum=1, maximum=4096)
+    n_lossless = validate.integer("n_lossless", n_lossless, minimum=1, maximum=8)
+    if buffer_bytes is None:
+        buffer_bytes = specs.value("fabric.sn5600.buffer")
+    buffer_bytes = validate.positive("buffer_bytes", buffer_bytes)
+    budget = roce.fibre_headroom(bandwidth_bps, distance_m)
+    return LosslessDistance(distance_m, bandwidth_bps, budget.total_bytes, budget.cable_bytes, n_ports,
+                            n_lossless, buffer_bytes)

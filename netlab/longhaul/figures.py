@@ -2,13 +2,15 @@
 the distance between them.
 
 ``plot_two_site`` draws :func:`netlab.longhaul.distance.two_site_allreduce` over distance;
-``two_site_summary`` says in a sentence what one distance costs.
+``two_site_summary`` says in a sentence what one distance costs. ``plot_lossless_distance`` and
+``lossless_summary`` do the same for the PFC headroom a lossless link of that length reserves
+(:func:`netlab.longhaul.distance.lossless_distance`).
 """
 
 from __future__ import annotations
 
 from netlab import plots, specs, validate
-from netlab.longhaul.distance import TwoSiteAllReduce, two_site_allreduce
+from netlab.longhaul.distance import TwoSiteAllReduce, lossless_distance, two_site_allreduce
 from netlab.units import format_bytes, format_rate, format_time
 
 
@@ -54,3 +56,32 @@ def two_site_summary(n_bytes: float, window_bytes: float | None = None, distance
                else f"a full BDP in flight is {s:.2f} times faster")
     return (f"At {distance_m / 1e3:g} km: {format_time(r.time_s)}, {100 * r.cross_share:.0f} % of it across the "
             f"long link at {format_rate(r.cross_rate_bps)} per GPU; {verdict}.")
+
+
+LOSSLESS_DISTANCES_M = tuple(d * 1e3 for d in (0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100))
+
+
+def plot_lossless_distance(gbps: float, n_lossless: int = 1):
+    """Headroom a 64-port switch reserves for PFC against link length, beside its 128 MB buffer (lab 10)."""
+    gbps = validate.positive("gbps", gbps)
+    rows = [lossless_distance(d, gbps * 1e9, n_lossless=n_lossless) for d in LOSSLESS_DISTANCES_M]
+    fig, ax = plots.figure(width_in=6.4, height_in=3.2)
+    ax.loglog([r.distance_m / 1e3 for r in rows], [r.switch_bytes / 1e6 for r in rows], "o-",
+              color=plots.color("roce"), label=f"headroom, 64 ports x {n_lossless} lossless")
+    ax.axhline(rows[0].buffer_bytes / 1e6, color=plots.color("grey"), linestyle="--", linewidth=1,
+               label="whole switch buffer (SN5600, 128 MB)")
+    ax.axvline(specs.value("xgs.claim_distance") / 1e3, color=plots.color("green"), linewidth=1)
+    ax.minorticks_off()
+    ax.set_xlabel("link length (km)")
+    ax.set_ylabel("reserved headroom (MB)")
+    ax.set_title(f"PFC at {gbps:g} Gb/s: headroom grows with the round trip")
+    ax.legend(loc="upper left")
+    fig.alt = (f"Log-log line of PFC headroom for 64 ports at {gbps:g} Gb/s with {n_lossless} lossless "
+               "priorities against link length, crossing the 128 MB buffer line")
+    return fig
+
+
+def lossless_summary(gbps: float, n_lossless: int = 1, distance_m: float = 10e3) -> str:
+    """One sentence under lab 10's PFC explorer: the headroom at ``distance_m``."""
+    gbps = validate.positive("gbps", gbps)
+    return str(lossless_distance(distance_m, gbps * 1e9, n_lossless=n_lossless))

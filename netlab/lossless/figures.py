@@ -95,3 +95,39 @@ def draw_perf_per_dollar(share: float, baseline: float, speedup: float):
     ax.set_ylabel("performance per dollar (x)")
     ax.set_title(f"network {share:.0%} vs {baseline:.0%} of cluster cost")
     return fig
+
+
+def draw_headroom(gbps: float, cable_m: float, mtu_bytes: int):
+    """PFC headroom of one lossless priority on one port, term by term: NVIDIA's published formula
+    against the fibre budget with the same response time (lab 4)."""
+    from netlab.lossless import roce
+
+    gbps = validate.positive("gbps", gbps)
+    vendor = roce.mlx5_headroom(gbps * Gbps, cable_m, mtu_bytes)
+    fibre = roce.fibre_headroom(gbps * Gbps, cable_m, mtu_bytes)
+    fig, ax = plots.figure(width_in=6.4, height_in=2.6)
+    labels = ["NVIDIA formula", "fibre, 2 frames"]
+    plots.bar_breakdown(ax, labels, {
+        "cable round trip": [vendor.cable_bytes / KB, fibre.cable_bytes / KB],
+        "response (2.4 µs)": [vendor.response_bytes / KB, fibre.response_bytes / KB],
+        "frames in flight": [vendor.frames_bytes / KB, fibre.frames_bytes / KB]},
+        colors={"cable round trip": plots.color("ethernet"), "response (2.4 µs)": plots.color("grey"),
+                "frames in flight": plots.color("roce")})
+    ax.set_xlabel("headroom per lossless priority and port (KB)")
+    ax.set_title(f"{gbps:g} Gb/s, {cable_m:g} m cable, MTU {mtu_bytes} B")
+    fig.alt = (f"Stacked bars of PFC headroom at {gbps:g} Gb/s over {cable_m:g} m with MTU {mtu_bytes}: "
+               f"NVIDIA's formula {vendor.total_bytes / KB:.1f} KB, the fibre budget {fibre.total_bytes / KB:.1f} KB")
+    return fig
+
+
+def headroom_readout(gbps: float, cable_m: float, mtu_bytes: int) -> str:
+    """One line under lab 4's headroom explorer: both budgets, and what 64 ports reserve."""
+    from netlab.lossless import roce
+
+    gbps = validate.positive("gbps", gbps)
+    vendor = roce.mlx5_headroom(gbps * Gbps, cable_m, mtu_bytes)
+    fibre = roce.fibre_headroom(gbps * Gbps, cable_m, mtu_bytes)
+    per_switch = roce.headroom_buffer_bytes(vendor.total_bytes, 64, 1)
+    return (f"NVIDIA's formula {vendor.total_bytes / KB:,.1f} KB, fibre budget {fibre.total_bytes / KB:,.1f} KB; "
+            f"cable {vendor.cable_bytes / vendor.total_bytes:.0%} of the formula's; 64 ports x 1 lossless "
+            f"priority reserve {per_switch / 1e6:.1f} MB")

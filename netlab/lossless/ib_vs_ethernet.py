@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from netlab import links, specs, validate
+from netlab.lossless import roce
 from netlab.units import format_time
 
 if TYPE_CHECKING:        # imported for the annotations only: the simulator loads when a run is asked for
@@ -272,9 +273,7 @@ def pfc_headroom(bandwidth_bps: float, cable_m: float, mtu_bytes: int = 4096, he
     header_bytes = validate.integer("header_bytes", header_bytes, minimum=0, maximum=1024)
     t_p = links.propagation_time(cable_m) if cable_m else 0.0
     simulator = 2 * t_p * bandwidth_bps / 8 + 2 * (mtu_bytes + header_bytes)
-    speed_gbps = max(bandwidth_bps / 1e9, 40.0)
-    driver = ((specs.value("nic.mlx5.pfc_xoff_fixed") + specs.value("nic.mlx5.pfc_xoff_per_metre") * cable_m)
-              * speed_gbps + specs.value("nic.mlx5.pfc_xoff_mtu_factor") * mtu_bytes)
+    driver = roce.mlx5_headroom(bandwidth_bps, cable_m, mtu_bytes).total_bytes    # the same formula, term by term
     return Headroom(bandwidth_bps, cable_m, mtu_bytes, simulator, driver)
 
 

@@ -29,7 +29,8 @@ The package (chapter 3): the verbs in :mod:`~netlab.rdma.core` (keys, work reque
 completions), :mod:`~netlab.rdma.qp` (the queue pair and its states) and
 :mod:`~netlab.rdma.verbs` (devices, protection domains, memory regions, the fabric);
 :mod:`~netlab.rdma.hoststack`, the host path of a message (kernel TCP vs RDMA vs GPUDirect
-RDMA) in time and CPU; :mod:`~netlab.rdma.figures`, lab 3's figures.
+RDMA) in time and CPU; :mod:`~netlab.rdma.scaling`, queue sizes, the memory of QPs at scale by
+transport, and NCCL's GPUDirect level; :mod:`~netlab.rdma.figures`, lab 3's figures.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from dataclasses import dataclass
 from netlab import validate
 from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
-from netlab.rdma.qp import LEGAL, OPTIONAL, REQUIRED, QPState, QueuePair, RecvWR, SendWR
+from netlab.rdma.qp import (GRH_BYTES, LEGAL, OPTIONAL, PATH_MTUS, REQUIRED, QPState, QueuePair, RecvWR, SendWR,
+                            SharedReceiveQueue, UDAddress, roce_mtu)
 from netlab.rdma.verbs import Context, Fabric, MemoryRegion, ProtectionDomain
 
-__all__ = ["Access", "AsyncEvent", "CompletionQueue", "Context", "Endpoint", "Fabric", "LEGAL",
-           "MemoryRegion", "OPTIONAL", "Opcode", "ProtectionDomain", "REQUIRED", "QPState", "QueuePair",
-           "RecvWR", "SGE", "SendWR", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion", "connect",
-           "endpoint"]
+__all__ = ["Access", "AsyncEvent", "CompletionQueue", "Context", "Endpoint", "Fabric", "GRH_BYTES", "LEGAL",
+           "MemoryRegion", "OPTIONAL", "Opcode", "PATH_MTUS", "ProtectionDomain", "REQUIRED", "QPState", "QueuePair",
+           "RecvWR", "SGE", "SendWR", "SharedReceiveQueue", "UDAddress", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion",
+           "connect", "endpoint", "roce_mtu"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,11 @@ def endpoint(fabric: Fabric, host: str, max_send_wr: int = 128) -> Endpoint:
 
 
 def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, timeout: int = 14,
-            retry_cnt: int = 7, rnr_retry: int = 6) -> None:
-    """Bring two QPs up to RTS, each pointing at the other (what an out-of-band exchange of
-    host name and QP number allows). ``access`` is what each QP lets its peer do to it;
+            retry_cnt: int = 7, rnr_retry: int = 6, path_mtu: int | None = None) -> None:
+    """Bring two RC QPs up to RTS, each pointing at the other, with the values a correct
+    out-of-band exchange (a socket, or RDMA-CM) gives both: host and QP number, the same
+    starting PSN, and a path MTU both ports carry (by default the smaller active MTU; pass
+    ``path_mtu`` to force one). ``access`` is what each QP lets its peer do to it;
     ``timeout`` (14: 4.096 µs x 2**14 = 67 ms, perftest's default), ``retry_cnt`` and
     ``rnr_retry`` go into RTR -> RTS."""
     validate.instance("qp_a", qp_a, QueuePair, "a QueuePair (an endpoint's qp)")
@@ -81,8 +85,12 @@ def connect(qp_a: QueuePair, qp_b: QueuePair, access: Access = Access.NONE, *, t
     timeout = validate.integer("timeout", timeout, 0, 31)
     retry_cnt = validate.integer("retry_cnt", retry_cnt, 0, 7)
     rnr_retry = validate.integer("rnr_retry", rnr_retry, 0, 6)
+    if path_mtu is None:
+        path_mtu = min(qp_a.context.active_mtu, qp_b.context.active_mtu)
+    elif path_mtu not in PATH_MTUS:
+        raise ValueError(f"path_mtu must be one of {PATH_MTUS} bytes or None, got {path_mtu!r}")
     for qp, peer in ((qp_a, qp_b), (qp_b, qp_a)):
         qp.modify(QPState.INIT, access=access)
-        qp.modify(QPState.RTR, dest_host=peer.context.host, dest_qp_num=peer.qp_num)
+        qp.modify(QPState.RTR, dest_host=peer.context.host, dest_qp_num=peer.qp_num, path_mtu=path_mtu)
     for qp in (qp_a, qp_b):
         qp.modify(QPState.RTS, timeout=timeout, retry_cnt=retry_cnt, rnr_retry=rnr_retry)

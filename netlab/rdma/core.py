@@ -93,6 +93,7 @@ class WorkCompletion:
     byte_len: int = 0
     imm_data: int | None = None
     time_s: float = 0.0
+    src_qp: int | None = None    # UD receives: the sending QP's number (``ibv_wc.src_qp``)
 
     @property
     def ok(self) -> bool:
@@ -100,34 +101,69 @@ class WorkCompletion:
 
     def __repr__(self) -> str:
         imm = "" if self.imm_data is None else f", imm={self.imm_data:#x}"
+        src = "" if self.src_qp is None else f", from qp {self.src_qp:#x}"
         return (f"WC(wr_id={self.wr_id}, {self.status.value}, {self.opcode.value}, qp={self.qp_num}, "
-                f"{self.byte_len} B{imm}, t={format_time(self.time_s)})")
+                f"{self.byte_len} B{imm}{src}, t={format_time(self.time_s)})")
 
 
 @dataclass(frozen=True)
 class AsyncEvent:
     """An affiliated asynchronous event (``ibv_get_async_event``): how a QP's owner learns that
     the QP failed as a *responder*, where no work request of its own completes with the error.
-    ``event_type`` is the ibverbs name, e.g. ``"IBV_EVENT_QP_ACCESS_ERR"``."""
+    ``event_type`` is the ibverbs name, e.g. ``"IBV_EVENT_QP_ACCESS_ERR"``; a completion-queue
+    event (``"IBV_EVENT_CQ_ERR"``) names the CQ in ``cq_num``, a shared-receive-queue event the SRQ
+    in ``srq_num``; neither has a ``qp_num``."""
 
     event_type: str
-    qp_num: int
+    qp_num: int | None
     time_s: float
+    cq_num: int | None = None
+    srq_num: int | None = None
 
     def __repr__(self) -> str:
-        return f"AsyncEvent({self.event_type}, qp={self.qp_num:#x}, t={format_time(self.time_s)})"
+        if self.qp_num is not None:
+            what = f"qp={self.qp_num:#x}"
+        elif self.cq_num is not None:
+            what = f"cq={self.cq_num}"
+        else:
+            what = f"srq={self.srq_num}"
+        return f"AsyncEvent({self.event_type}, {what}, t={format_time(self.time_s)})"
 
 
 class CompletionQueue:
-    """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock."""
+    """Completions in the order they happen; :meth:`poll` busy-polls on the host's clock.
 
-    def __init__(self, context) -> None:        # a verbs.Context (verbs imports this module, so no annotation)
+    It holds at most ``cqe`` completions not yet polled. One more is a *CQ overrun*
+    :cite:p:`nvidia-rdma-aware-events`: the CQ goes into error (``errored``) and takes no more
+    completions, the device reports ``IBV_EVENT_CQ_ERR``, and every QP whose send or receive
+    queue completes into it moves to ERR with ``IBV_EVENT_QP_FATAL`` (IBTA C9-218, C11-37). A
+    program sizes a CQ for every completion that can be outstanding on all the queues feeding it.
+    """
+
+    def __init__(self, context, cqe: int = 65536) -> None:   # a verbs.Context (no annotation: import cycle)
         self.context = context
+        self.cqe = validate.integer("cqe", cqe, minimum=1, maximum=2**22)
+        self.cq_num = len(getattr(context, "cqs", ()))
+        self.errored = False
         self._heap: list[tuple[float, int, WorkCompletion]] = []
         self._seq = itertools.count()
 
     def push(self, wc: WorkCompletion) -> None:
+        if self.errored:                 # an overrun CQ takes nothing more
+            return
+        if len(self._heap) >= self.cqe:
+            self._overrun(wc.time_s)
+            return
         heapq.heappush(self._heap, (wc.time_s, next(self._seq), wc))
+
+    def _overrun(self, time_s: float) -> None:
+        self.errored = True
+        events = self.context.async_events
+        events.append(AsyncEvent("IBV_EVENT_CQ_ERR", None, time_s, cq_num=self.cq_num))
+        for qp in list(self.context.qps.values()):
+            if (qp.send_cq is self or qp.recv_cq is self) and qp.state.value not in ("RESET", "ERR"):
+                qp._enter_error(time_s)
+                events.append(AsyncEvent("IBV_EVENT_QP_FATAL", qp.qp_num, time_s))
 
     def __len__(self) -> int:
         return len(self._heap)

@@ -44,14 +44,18 @@ from netlab import validate
 from netlab.rdma.hoststack import HostCosts, default_costs
 from netlab.rdma.core import (SGE, Access, AsyncEvent, CompletionQueue, Opcode, VerbsError, WCOpcode, WCStatus,
                               WorkCompletion)
-from netlab.rdma.qp import QueuePair
+from netlab.rdma.qp import GID_TYPES, PATH_MTUS, QueuePair, SharedReceiveQueue
 from netlab.units import format_rate, format_time
 
 #: The first key-table slot the "mlx5" layout hands out (an emulation choice).
 MLX5_FIRST_INDEX = 1
 KEY_LAYOUTS = ("random", "mlx5")
+#: A RoCE port's GID table as the emulation builds it by default — one address entered twice,
+#: once per RoCE version (index 0 RoCE v1, index 1 RoCE v2), as Linux lists a port's IPv6
+#: link-local address :cite:p:`nvidia-rdma-aware-manual`.
+DEFAULT_GID_TYPES = ("RoCE v1", "RoCE v2")
 
-__all__ = ["KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "AsyncEvent", "CompletionQueue", "Context", "Fabric",
+__all__ = ["DEFAULT_GID_TYPES", "KEY_LAYOUTS", "MLX5_FIRST_INDEX", "Access", "AsyncEvent", "CompletionQueue", "Context", "Fabric",
            "MemoryRegion", "Opcode", "ProtectionDomain",
            "SGE", "VerbsError", "WCOpcode", "WCStatus", "WorkCompletion"]
 
@@ -78,15 +82,29 @@ class Fabric:
         self.hosts: dict[str, Context] = {}
         self._keys_in_use: set[int] = set()     # keys never repeat across devices of one fabric
 
-    def open_device(self, host: str) -> Context:
-        """Open the RDMA device of ``host`` (``ibv_open_device``); one context per host name."""
+    def open_device(self, host: str, *, active_mtu: int = 4096, pkeys: tuple[int, ...] = (0xFFFF,),
+                    gid_types: tuple[str, ...] = DEFAULT_GID_TYPES) -> Context:
+        """Open the RDMA device of ``host`` (``ibv_open_device``); one context per host name.
+
+        The port it uses has an ``active_mtu`` (an InfiniBand MTU, 256-4096 bytes: what the
+        link carries per packet; on RoCE the largest one that fits the Ethernet MTU, 1024 for a
+        1500-byte MTU and 4096 for jumbo frames), a P_Key table ``pkeys`` (the partitions it
+        belongs to; 0xFFFF is the default partition) and a GID table whose entries have the
+        types ``gid_types`` (``"RoCE v1"``, ``"RoCE v2"`` or ``"IB"``)."""
         if not isinstance(host, str):
             raise TypeError(f"host must be a non-empty string, got {type(host).__name__} {host!r}")
         if not host:
             raise ValueError("host must be a non-empty string, got ''")
         if host in self.hosts:
             raise ValueError(f"host {host!r} already has an open device on this fabric")
-        self.hosts[host] = Context(self, host)
+        if active_mtu not in PATH_MTUS:
+            raise ValueError(f"active_mtu must be one of {PATH_MTUS} bytes, got {active_mtu!r}")
+        if (not isinstance(pkeys, tuple) or not pkeys
+                or not all(isinstance(k, int) and not isinstance(k, bool) and 0 < k < 2**16 for k in pkeys)):
+            raise ValueError(f"pkeys must be a non-empty tuple of 16-bit P_Keys (1..0xFFFF), got {pkeys!r}")
+        if not isinstance(gid_types, tuple) or not gid_types or not all(g in GID_TYPES for g in gid_types):
+            raise ValueError(f"gid_types must be a non-empty tuple of {GID_TYPES}, got {gid_types!r}")
+        self.hosts[host] = Context(self, host, active_mtu, pkeys, gid_types)
         return self.hosts[host]
 
     def network_s(self, n_bytes: int) -> float:
@@ -103,9 +121,17 @@ class Fabric:
 class Context:
     """An opened device on one host: owns PDs, CQs, QPs, the key table and the host's clock."""
 
-    def __init__(self, fabric: Fabric, host: str) -> None:
+    def __init__(self, fabric: Fabric, host: str, active_mtu: int = 4096, pkeys: tuple[int, ...] = (0xFFFF,),
+                 gid_types: tuple[str, ...] = DEFAULT_GID_TYPES) -> None:
         self.fabric = fabric
         self.host = host
+        self.active_mtu = active_mtu
+        self.pkeys = pkeys
+        self.gid_types = gid_types
+        # packets this device's port dropped, by reason (what real port and QP counters count)
+        self.rx_drops: dict[str, int] = {}
+        self.cqs: list[CompletionQueue] = []
+        self.srqs: list[SharedReceiveQueue] = []
         self.clock_s = 0.0                   # this host's CPU time line
         self.mrs: dict[int, MemoryRegion] = {}   # key -> MR (lkey == rkey here, as on many HCAs)
         self.qps: dict[int, QueuePair] = {}
@@ -136,8 +162,19 @@ class Context:
     def alloc_pd(self) -> ProtectionDomain:
         return ProtectionDomain(self)
 
-    def create_cq(self) -> CompletionQueue:
-        return CompletionQueue(self)
+    def create_cq(self, cqe: int = 65536) -> CompletionQueue:
+        """``ibv_create_cq``: a completion queue holding ``cqe`` completions not yet polled (a
+        provider may give more than asked :cite:p:`ibv-create-cq-man`; the emulation gives exactly
+        ``cqe``). One more is an overrun: see :class:`~netlab.rdma.core.CompletionQueue`."""
+        cq = CompletionQueue(self, cqe)
+        self.cqs.append(cq)
+        return cq
+
+    @property
+    def default_gid_index(self) -> int:
+        """The first RoCE v2 entry of the GID table (index 0 if there is none) — what a correct
+        program picks, by ``show_gids`` or NCCL_IB_GID_INDEX, on a RoCE v2 fabric."""
+        return self.gid_types.index("RoCE v2") if "RoCE v2" in self.gid_types else 0
 
     def __repr__(self) -> str:
         return f"Context({self.host}, clock {format_time(self.clock_s)}, {len(self.mrs)} MRs, {len(self.qps)} QPs)"
@@ -164,10 +201,22 @@ class ProtectionDomain:
         self.context.mrs[key] = mr
         return mr
 
-    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128) -> QueuePair:
-        """A reliable-connection queue pair in state RESET (``ibv_create_qp`` with IBV_QPT_RC).
-        ``max_send_wr`` is the send queue's depth (``cap.max_send_wr``)."""
-        return QueuePair(self, send_cq, recv_cq, max_send_wr)
+    def create_srq(self, max_wr: int = 1024) -> SharedReceiveQueue:
+        """``ibv_create_srq``: a pool of up to ``max_wr`` receives that QPs created with it share."""
+        return SharedReceiveQueue(self, max_wr)
+
+    def create_qp(self, send_cq: CompletionQueue, recv_cq: CompletionQueue, max_send_wr: int = 128, *,
+                  qp_type: str = "RC", max_inline_data: int = 0,
+                  srq: SharedReceiveQueue | None = None) -> QueuePair:
+        """A queue pair in state RESET (``ibv_create_qp``): ``qp_type`` ``"RC"`` (reliable
+        connection) or ``"UD"`` (unreliable datagram). ``max_send_wr`` is the send queue's depth
+        and ``max_inline_data`` the most bytes one request may carry inline (``cap``); the
+        emulation gives exactly what is asked, where a provider may give more
+        :cite:p:`ibv-create-qp-man` (:func:`netlab.rdma.scaling.mlx5_send_queue` computes what the
+        mlx5 provider gives). With ``srq`` the QP has no receive queue of its own: its incoming SENDs
+        consume the shared receive queue's receives."""
+        return QueuePair(self, send_cq, recv_cq, max_send_wr, qp_type=qp_type, max_inline_data=max_inline_data,
+                         srq=srq)
 
 
 def _integers(addr, length) -> None:

@@ -144,3 +144,114 @@ register(
          "sglang-pr-2904", "2025-01", "measured", "S", published="0.0078 ms",
          note="Same table: vLLM's custom kernel 11.8 µs."),
 )
+
+# --- NCCL's protocols and channels as NCCL 2.30.7 defines them (src/include/device.h, src/init.cc) ---
+# Software constants, not hardware figures; netlab.collectives.protocols derives each protocol's
+# payload share and buffer size from them.
+_SRC_2_30 = ("nccl-src-2-30-7", "2026-06", "shipping", "P")
+register(
+    Spec("nccl.proto.ll.store_bytes", 8, "B",
+         "Size of one LL store: 4 bytes of data and a 4-byte flag written together by one 8-byte store",
+         *_SRC_2_30, published="data1/flag1 (uint32_t each)",
+         note="union ncclLLFifoLine in src/include/device.h: a 16-byte line holds two such pairs "
+              "(data1, flag1, data2, flag2); the flag comes after the data so an 8-byte-atomic "
+              "write never shows a flag without its data."),
+    Spec("nccl.proto.ll.flag_bytes", 4, "B",
+         "Flag bytes in one 8-byte LL store (the rest is payload)",
+         *_SRC_2_30, published="uint32_t flag1", note="src/include/device.h, union ncclLLFifoLine."),
+    Spec("nccl.proto.ll.lines_per_thread", 8, "1",
+         "16-byte LL lines each thread handles per step (NCCL_LL_LINES_PER_THREAD)",
+         *_SRC_2_30, published="8", note="src/include/device.h."),
+    Spec("nccl.proto.ll.max_threads", 512, "1",
+         "Most threads of an LL channel (NCCL_LL_MAX_NTHREADS)", *_SRC_2_30, published="512",
+         note="src/include/device.h."),
+    Spec("nccl.proto.ll128.line_bytes", 128, "B",
+         "Size of one LL128 line (NCCL_LL128_LINESIZE): 16 eight-byte elements, one of them the flag",
+         *_SRC_2_30, published="128", note="src/include/device.h: NCCL_LL128_DATAELEMS = "
+                                          "NCCL_LL128_LINEELEMS - 1 = 15 data elements."),
+    Spec("nccl.proto.ll128.flag_bytes", 8, "B",
+         "Flag bytes in one LL128 line (one uint64_t element of the 16)", *_SRC_2_30, published="8",
+         note="src/include/device.h (NCCL_LL128_LINEELEMS - NCCL_LL128_DATAELEMS = 1 element of 8 B)."),
+    Spec("nccl.proto.ll128.elems_per_thread", 120, "1",
+         "Eight-byte elements each LL128 thread holds per step (NCCL_LL128_ELEMS_PER_THREAD)",
+         *_SRC_2_30, published="120", note="src/include/device.h."),
+    Spec("nccl.proto.ll128.max_threads", 640, "1",
+         "Most threads of an LL128 channel (NCCL_LL128_MAX_NTHREADS)", *_SRC_2_30, published="640",
+         note="src/include/device.h."),
+    Spec("nccl.proto.simple.buffer_bytes", 4 * 1024 * 1024, "B",
+         "Buffer of one Simple-protocol connection per channel (DEFAULT_BUFFSIZE, 4 MiB), "
+         "cut into NCCL_STEPS slots",
+         *_SRC_2_30, published="1 << 22 (4 MiB)", note="src/init.cc; NCCL_BUFFSIZE overrides it."),
+    Spec("nccl.proto.simple.flag_bytes", 8, "B",
+         "Size of the counter a Simple step publishes after its data (a 64-bit head/tail step counter)",
+         *_SRC_2_30, published="uint64_t* tail / head", note="struct ncclConnInfo in src/include/device.h."),
+    Spec("nccl.proto.steps", 8, "1",
+         "Slots (steps) a connection's buffer is cut into, so a sender can run ahead of its receiver "
+         "(NCCL_STEPS)", *_SRC_2_30, published="8", note="src/include/device.h."),
+    Spec("nccl.channels.max", 64, "1",
+         "Most channels a communicator can use (MAXCHANNELS); NCCL_MAX_NCHANNELS lowers it",
+         *_SRC_2_30, published="64", note="src/include/device.h; src/graph/connect.cc applies "
+                                         "NCCL_MIN/MAX_NCHANNELS to the channels the search found."),
+)
+# The tuner's per-channel caps on Hopper and Blackwell (GB/s per channel; 1 node, 2 nodes, more), which bind when
+# a communicator has few channels, and the CollNet / NVLS latencies netlab's tables cite.
+_PER_CHANNEL = {"hopper": {"ring_ll128": (36.7, 36.7, 36.7), "tree": (38.7, 41.4, 36.0),
+                           "tree_ll128": (36.7, 36.7, 29.0)},
+                "blackwell": {"ring_ll128": (40.0, 40.0, 40.0), "tree": (70.0, 42.8, 24.0),
+                              "tree_ll128": (55.6, 31.67, 20.0)}}
+for (_arch, _what), _caps in (((a, w), c) for a, t in _PER_CHANNEL.items() for w, c in t.items()):
+    for _nodes, _gbps in zip(("1_node", "2_nodes", "many_nodes"), _caps):
+        register(Spec(f"nccl.tuner.per_channel_cap.{_arch}.{_what}.{_nodes}", _gbps * GBps, "bit/s",
+                      f"Bus bandwidth per channel NCCL's tuner allows {_what.replace('_', ' ').replace('ll128', 'LL128')} "
+                      f"on {_arch.capitalize()} ({_nodes.replace('_', ' ')})",
+                      *_TUNER_SRC, published=f"{_gbps} GB/s",
+                      note="perChMaxRingLL128Bws / perChMaxTreeBws / perChMaxTreeLL128Bws in "
+                           "src/graph/tuning.cc; the cap is this times the channel count."))
+register(
+    Spec("nccl.tuner.step_latency.nvlink.collnet_direct.simple", 3.7 * us, "s",
+         "Latency NCCL's tuner charges a CollNet Direct all-reduce for its step inside a node",
+         *_TUNER_SRC, published="3.7 µs", note="hwLatencies[NVLINK][CollNetDirect][Simple]."),
+    Spec("nccl.tuner.step_latency.net.collnet_direct.simple", 31.0 * us, "s",
+         "Latency NCCL's tuner charges a CollNet Direct all-reduce for its trip through the "
+         "network's in-switch reduction (SHARP)",
+         *_TUNER_SRC, published="31 µs", note="hwLatencies[NET][CollNetDirect][Simple]."),
+    Spec("nccl.tuner.step_latency.nvlink.collnet_chain.simple", 2.8 * us, "s",
+         "Latency NCCL's tuner charges a CollNet Chain all-reduce per step of its chain inside a node",
+         *_TUNER_SRC, published="2.8 µs", note="hwLatencies[NVLINK][CollNetChain][Simple]."),
+    Spec("nccl.tuner.step_latency.net.collnet_chain.simple", 30.0 * us, "s",
+         "Latency NCCL's tuner charges a CollNet Chain all-reduce for its trip through the network",
+         *_TUNER_SRC, published="30 µs", note="hwLatencies[NET][CollNetChain][Simple]."),
+    Spec("nccl.tuner.collnet_arity_latency", 0.4 * us, "s",
+         "Serialization latency NCCL's tuner adds per GPU beyond the first in a node for CollNet Direct",
+         *_TUNER_SRC, published="0.4 µs", note="'arity serialization latency' in ncclTopoTuneModel."),
+)
+register(
+    # --- in-network reduction, published figures ----------------------------------------------
+    Spec("nccl.h100_node.nvls_busbw.5_gpus", 420 * GBps, "bit/s",
+         "All-reduce busbw with NVLS on 5 H100 of one node, as nccl-tests prints it (2(n-1)/n), user run",
+         "nccl-issue-1455", "2024-09", "measured", "S", published="420 GB/s",
+         note="Same run: 365-370 GB/s for 2-4 GPUs with NVLS or ring; 440/460/480 GB/s at 6/7/8 GPUs."),
+    Spec("nccl.h100_node.nvls_busbw.6_gpus", 440 * GBps, "bit/s",
+         "All-reduce busbw with NVLS on 6 H100 of one node, user run", "nccl-issue-1455", "2024-09",
+         "measured", "S", published="440 GB/s"),
+    Spec("nccl.h100_node.nvls_busbw.7_gpus", 460 * GBps, "bit/s",
+         "All-reduce busbw with NVLS on 7 H100 of one node, user run", "nccl-issue-1455", "2024-09",
+         "measured", "S", published="460 GB/s"),
+    Spec("nccl.h100_node.nvls_algbw.5_gpus", 258 * GBps, "bit/s",
+         "All-reduce algbw with NVLS on 5 H100 of one node, user run", "nccl-issue-1455", "2024-09",
+         "measured", "S", published="258 GB/s", note="About 273 GB/s at 8 GPUs in the same run."),
+    Spec("nccl.collnet.per_nic_rule_of_thumb", 20 * GBps, "bit/s",
+         "The NCCL maintainer's rule of thumb for what one NIC gives a CollNet (SHARP) all-reduce "
+         "(a thread about 8-NIC DGX A100 nodes)",
+         "nccl-issue-320", "2023-01", "measured", "P", published="~20 GB/s per NIC",
+         note="So 8 NICs could give 160 GB/s algbw, but NVLink, which still carries about twice the "
+              "data inside the node, limits it to about 110 GB/s algbw (220 GB/s busbw)."),
+    Spec("nccl.collnet.8_nic_algbw", 110 * GBps, "bit/s",
+         "CollNet (SHARP) all-reduce algbw the NCCL maintainer expects with 8 NICs per node "
+         "(a thread about DGX A100), limited by NVLink", "nccl-issue-320", "2023-01", "measured", "P", published="~110 GB/s algbw",
+         note="'~220 GB/s BusBw'; with 4 NICs about 80 GB/s algbw."),
+    Spec("nccl.collnet.sharp_streaming_aggregation_flows", 2, "1",
+         "Streaming aggregation (SHARP) flows a switch allows at once, as NVIDIA's NCCL-SHARP plugin "
+         "documentation states", "hpcx-nccl-sharp-plugin", "2025", "shipping", "P", published="max 2",
+         note="The same page: CollNet is enabled with NCCL_COLLNET_ENABLE=1, and needs rail-aligned leaves."),
+)

@@ -149,3 +149,62 @@ register(
          "huang-swcc", "2025", "simulated", "S", published="Pmax = 1%"),
 )
 
+
+
+register(
+    # --- queue sizes on mlx5 (rdma-core's provider), NCCL's queue requests, UD ----------------------
+    Spec("rdma.mlx5.send_wqe_basic_block", 64, "B",
+         "mlx5 send work-queue entries are built of 64-byte basic blocks (MLX5_SEND_WQE_BB); a send "
+         "queue is a power-of-two number of bytes", "rdma-core-mlx5-qp", "2026", "shipping", "P",
+         published="MLX5_SEND_WQE_BB = 64"),
+    Spec("rdma.mlx5.data_segment", 16, "B",
+         "mlx5 scatter/gather data segment (byte count, lkey, address): one per SGE of a send or "
+         "receive WQE", "rdma-core-mlx5-qp", "2026", "shipping", "P",
+         published="struct mlx5_wqe_data_seg: 4 + 4 + 8 bytes"),
+    Spec("rdma.mlx5.rc_wqe_overhead", 192, "B",
+         "Control segments the mlx5 provider reserves in every send WQE of an RC QP with the default "
+         "opcodes, which include memory-window binds and local invalidation: the largest of them",
+         "rdma-core-mlx5-qp", "2026", "derived", "D",
+         published="16 (ctrl) + 48 (UMR ctrl) + 64 (mkey context) + 64 = 192 B",
+         note="Derived from _sq_overhead() and the segment structs in rdma-core at commit 691953d "
+              "(2026-08); an RC QP created with send_ops_flags limited to SEND/WRITE/READ/atomics needs "
+              "only 48 B. With one SGE a WQE is 208 B, rounded to 256 B; the spare 60 B is inline room."),
+    Spec("rdma.mlx5.ud_wqe_overhead", 64, "B",
+         "Control segments of a UD send WQE on mlx5: the control segment and the 48-byte datagram "
+         "segment (address vector)", "rdma-core-mlx5-qp", "2026", "derived", "D",
+         published="16 (ctrl) + 48 (struct mlx5_wqe_av) = 64 B"),
+    Spec("nccl.ib.max_send_wr", 512, "1",
+         "Send-queue depth NCCL's InfiniBand/RoCE transport asks for each QP of a connection "
+         "(2 x NCCL_NET_MAX_REQUESTS 32 x NCCL_NET_IB_MAX_RECVS 8)", "nccl-net-ib-connect", "2026",
+         "shipping", "P", published="maxSendWorkRequest = 2 * NET_IB_MAX_REQUESTS"),
+    Spec("nccl.ib.max_recv_wr", 256, "1",
+         "Receive-queue depth NCCL asks for on the receiving end's QPs (the sending end's QPs ask "
+         "for none)", "nccl-net-ib-connect", "2026", "shipping", "P",
+         published="maxRecvWorkRequest = NET_IB_MAX_REQUESTS"),
+    Spec("rdma.derived.nccl_qp_host_bytes", 133_120, "B",
+         "Host memory of one NCCL QP's work queues on mlx5, averaged over a connection's two ends: "
+         "a 512-deep send queue of 256-byte WQEs (128 KiB) on both, and a 256-deep receive queue "
+         "of 16-byte entries (4 KiB) on the receiving end", "rdma-core-mlx5-qp", "2026", "derived", "D",
+         published="(128 KiB + 132 KiB) / 2 = 130 KiB",
+         note="netlab.rdma.scaling.nccl_qp_bytes(); excludes the adapter's own QP context, doorbell "
+              "records and NCCL's FIFOs. Sources: rdma-core's mlx5 sizing and NCCL's requested caps."),
+    Spec("rdma.ud.grh_bytes", 40, "B",
+         "Bytes of the global routing header a UD receive buffer holds in front of the data, "
+         "present or not", "ibv-post-recv-man", "2024", "standard", "P", published="40 bytes"),
+    Spec("rdma.mlx5.mkey_variant_bits", 8, "bit",
+         "Bits of an mlx5 memory key taken by the variant counter (the low byte); the upper 24 bits "
+         "are the key-table index", "linux-mlx5-mr", "2024", "shipping", "P",
+         published="key = index << 8 | variant"),
+    Spec("rdma.assume.dc_initiators", 8, "1",
+         "DC initiator QPs one process keeps in its pool (an assumption for the scaling model; "
+         "libraries set their own)", *_A, published="8"),
+)
+
+register(
+    Spec("rdma.roce.mtu_header_allowance", 96, "B",
+         "Bytes Linux takes off a RoCE interface's Ethernet MTU before choosing the port's active "
+         "(InfiniBand) MTU: GRH 40 + UDP 8 + BTH 12 + XRC 4 + atomic extension 28 + ICRC 4",
+         "linux-ib-addr-mtu", "2024", "shipping", "P",
+         published="iboe_get_mtu(): mtu - (IB_GRH_BYTES + IB_UDP_BYTES + IB_BTH_BYTES + IB_EXT_XRC_BYTES "
+                   "+ IB_EXT_ATOMICETH_BYTES + IB_ICRC_BYTES)"),
+)

@@ -38,6 +38,7 @@ import math
 from netlab import specs, validate
 from netlab.units import hour, minute
 
+#: The failed parts :func:`failure_effect` knows.
 COMPONENTS = ("gpu", "nic", "host_link", "leaf_switch", "spine_link", "spine_switch")
 COMPONENT_NAMES = {"gpu": "a GPU", "nic": "a NIC", "host_link": "a NIC-to-leaf link", "leaf_switch": "a leaf switch",
                    "spine_link": "a leaf-to-spine link", "spine_switch": "a spine switch"}

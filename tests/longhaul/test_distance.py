@@ -23,6 +23,10 @@ API = {
     longhaul.distance_aware_speedup: dict(n_bytes=1e9, ranks_per_site=8, distance_m=10e3,
                                           intra_bandwidth_bps=3.6e12, intra_alpha_s=5e-6,
                                           cross_bandwidth_bps=800e9, window_bytes=5e6),
+    longhaul.lossless_distance: dict(distance_m=10e3, bandwidth_bps=800e9, n_ports=64, n_lossless=1,
+                                     buffer_bytes=128e6),
+    figures.plot_lossless_distance: dict(gbps=800.0, n_lossless=1),
+    figures.lossless_summary: dict(gbps=800.0, n_lossless=1, distance_m=10e3),
 }
 
 
@@ -138,3 +142,36 @@ def test_chapter_10_writes_the_overshoot_in_bytes_and_sources_reordering():
     rtt = longhaul.long_link(10e3, 800e9).rtt_s
     assert longhaul.window_limited_rate(1e6, rtt, 800e9) == pytest.approx(8e6 / rtt)
     assert 80e9 < 8e6 / rtt < 83e9
+
+
+def test_pfc_headroom_over_10km_by_hand():
+    # PFC headroom = data arriving during one round trip (the pause travels back while data is on the
+    # fibre): 1e11 B/s x 97.934 us = 9.7934 MB, i.e. twice the one-way BDP (4.897 MB), not twice the
+    # round-trip BDP (19.59 MB). Response 2.408 us at 1e11 B/s = 240.8 KB; two 4096-byte frames and the
+    # 64-byte pause frame: 8,256 B. Total 10.0425 MB per lossless priority and port.
+    r = longhaul.lossless_distance(10e3, 800e9)
+    assert r.cable_bytes == pytest.approx(longhaul.long_link(10e3, 800e9).bdp_bytes, rel=1e-12)
+    assert r.headroom_bytes == pytest.approx(9.7934e6 + 240.8e3 + 8_256, rel=1e-4)
+    # 64 ports x 1 lossless priority: 642.7 MB, 5.02 x the SN5600's 128 MB; two priorities double it.
+    assert r.switch_bytes == pytest.approx(64 * r.headroom_bytes)
+    assert r.buffer_ratio == pytest.approx(642.72e6 / 128e6, rel=1e-4)
+    assert longhaul.lossless_distance(10e3, 800e9, n_lossless=2).buffer_ratio == pytest.approx(2 * r.buffer_ratio)
+
+
+def test_pfc_headroom_fits_a_buffer_only_within_a_building():
+    # 64 x (1e11 B/s x (9.7935 ns/m x L + 2.408 us) + 8,256 B) = 128 MB: 979.35 B/m x L = 2 MB - 240,800 B
+    # - 8,256 B, L = 1,788 m: beyond about 1.8 km one lossless priority on every port of an 800G switch
+    # needs more than its whole buffer.
+    assert longhaul.lossless_distance(1.75e3, 800e9).buffer_ratio < 1 < longhaul.lossless_distance(1.83e3, 800e9).buffer_ratio
+
+
+def test_the_claims_appendix_row_carries_these_numbers():
+    # Seed claim Dx18's row quotes lossless_distance at 10 km: 10.0 MB per port, 643 MB for 64 ports,
+    # 5.0 times 128 MB, and 8 long-haul ports x 10.04 MB = 80 MB.
+    import pathlib
+    row = next(line for line in (pathlib.Path(__file__).resolve().parents[2] / "book" / "appendix-claims.md")
+               .read_text().splitlines() if line.startswith("| Dx18 "))
+    r = longhaul.lossless_distance(10e3, 800e9)
+    assert (round(r.headroom_bytes / 1e6, 1), round(r.switch_bytes / 1e6), round(r.buffer_ratio, 1)) == (10.0, 643, 5.0)
+    assert round(8 * r.headroom_bytes / 1e6) == 80
+    assert all(x in row for x in ("10.0 MB per port, 643 MB, 5.0 times", "80 MB"))

@@ -47,3 +47,12 @@ def test_the_distance_aware_frame_says_so_and_spends_40_percent_across():
     _says(text, "At 10 km: 3.37 ms", "40 % of it across the long link", "800 Gb/s per GPU",
           "this is the distance-aware case")
     assert "times faster" not in text
+
+
+def test_the_lossless_summary_at_10_km():
+    # 800 Gb/s, 10 km: 10.04 MB per priority and port (9.79 MB of fibre), 64 ports: 643 MB, 5.02 x 128 MB.
+    _says(figures.lossless_summary(800, 1), "10 km at 800 Gb/s: headroom 10.04 MB", "(9.79 MB of it",
+          "64 ports x 1 reserve 643 MB, 5.02 x a 128 MB buffer")
+    # 100 Gb/s: an eighth of the fibre term, 1.224 MB, plus 30.1 KB of response and 8.3 KB of frames:
+    # 1.262 MB; 64 ports: 80.8 MB, 0.63 x 128 MB.
+    _says(figures.lossless_summary(100, 1), "headroom 1.26 MB", "81 MB, 0.63 x")
