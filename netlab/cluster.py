@@ -323,7 +323,7 @@ def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scal
 
     :func:`netlab.training.overlap.ddp_backward` with the capstone's collective: the gradients
     (``grad_bytes`` per GPU) appear at a steady rate over ``backward_s`` and fill DDP's buckets
-    (:func:`netlab.training.overlap.ddp_bucket_sizes`, ``bucket_bytes`` default 25 MiB); each full
+    (:func:`netlab.training.overlap.ddp_bucket_sizes`, ``bucket_bytes`` default 25 MiB); each
     bucket is all-reduced over ``dp`` ranks as the designer prices the whole gradient, by
     :func:`netlab.nvlink.domains.hierarchical_all_reduce` on ``domain`` (its ``pipelined_s``), one
     after another (:func:`netlab.training.overlap.run_in_order`). ``overlap.ddp_backward`` prices
