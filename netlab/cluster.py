@@ -15,7 +15,8 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
   :func:`netlab.nvlink.domains.hierarchical_all_reduce` (chapters 6-7), its two tiers overlapped as
   NCCL runs them (``pipelined_s``: the slower tier sets the time), with the scale-out
   rate reduced by the load-balancing scheme (:mod:`netlab.fabric.ecmp`, chapter 5) and by
-  oversubscription;
+  oversubscription; run bucket by bucket behind the backward pass as PyTorch DDP runs it, which
+  sets how much of it the step waits for (:mod:`netlab.training.overlap`, chapter 7);
 * the fabric's switches and transceivers: :func:`netlab.fabric.clos.for_switch` (chapter 5), or
   :func:`netlab.fabric.rails.size` for a rail-optimized or rail-only wiring (``Design.wiring``);
 * its price: :func:`netlab.optics.costs.fabric_price` (the one price model chapters 5 and 11 share);
@@ -23,7 +24,11 @@ tokens per joule, by calling the chapters' own functions, never copies of them:
 * interruptions, checkpoints and restarts: :func:`netlab.training.failures.checkpointing` (chapter 9).
 
 Step time = compute + pipeline bubble + tensor-parallel + pipeline transfers + the
-exposed part of the gradient all-reduce. A synchronous job also stops at every interruption
+exposed part of the gradient all-reduce. That exposed part is derived, not assumed: the
+gradients of a stage are final only in the backward pass of the replica's last micro-batch
+(gradient accumulation: DDP's ``no_sync`` for the others), which takes
+:data:`BACKWARD_SHARE` of that micro-batch's compute; DDP's buckets (``bucket_bytes``, default
+25 MiB) are all-reduced one after another behind it, and what still runs when it ends is exposed. A synchronous job also stops at every interruption
 (one every 11 hours on 4,608 GPUs at the Llama 3 run's rate per GPU), restarts, and redoes the
 work since its last checkpoint: the *effective* step time is the step time over the goodput of
 Daly's model at his optimum checkpoint interval, and the training days follow from it. Capital cost is a range, because the
@@ -34,8 +39,8 @@ nameplate (maximum) power: right for the facility envelope, an upper bound for e
 What it leaves out: the transport (lossless or lossy Ethernet, UET: chapters 4 and 8) and
 sites (chapter 10) are not decisions here; the load balancing stands for the transport's
 effect on the fabric. A check that a brief "meets" is only as firm as its margins:
-:func:`robustness` re-runs a brief over PUE, overlap and flows per GPU and says which
-decisions hold.
+:func:`robustness` re-runs a brief over PUE, bucket size, backward share and flows per GPU and
+says which decisions hold.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ import math
 from netlab import specs, validate
 from netlab.fabric import ecmp, rails, clos as fabric
 from netlab.nvlink import inference, domains as scaleup
-from netlab.training import failures, parallelism
+from netlab.training import failures, overlap as overlap_mod, parallelism
 from netlab.optics import costs, power
 from netlab.optics import cpo as optics_mod
 from netlab.units import format_power, format_time
@@ -54,6 +59,10 @@ from netlab.units import format_power, format_time
 LOAD_BALANCING = ("ecmp", "spraying", "adaptive")
 TRAINING_BYTES_PER_PARAM = 16.0   # mixed-precision Adam, ZeRO accounting (chapter 1)
 MTU_BYTES = 4096
+#: Share of a training step's compute spent in the backward pass, 2/3.
+#: Of the 6ND FLOPs of a step the forward pass takes 2ND and the backward pass twice that, 4ND
+#: (gradients with respect to both the activations and the weights): Kaplan et al.'s count, chapter 1.
+BACKWARD_SHARE = 2.0 / 3.0
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,8 @@ class Workload:
     micro_batch: int = 1
 
     def __post_init__(self):
-        validate.positive("n_params", self.n_params)
+        # at most 1e14: 2 bytes of gradient each stay within a petabyte, what the bucket model takes
+        validate.positive("n_params", self.n_params, maximum=1e14, why="a hundred trillion parameters")
         validate.integer("n_layers", self.n_layers, minimum=1)
         validate.integer("hidden", self.hidden, minimum=1)
         validate.integer("seq_len", self.seq_len, minimum=1)
@@ -140,6 +150,10 @@ class Evaluation:
     network_capex_high_usd: float
     tokens_per_s: float
     tokens_per_joule: float       # training tokens per joule of facility energy
+    dp_exposed_s: float           # the part of dp_s still running when the backward pass ends
+    overlap: float                # share of dp_s hidden behind the backward pass, 1 - dp_exposed_s / dp_s
+    n_buckets: int                # DDP buckets the gradients are all-reduced in
+    backward_window_s: float      # the backward pass they hide behind (the last micro-batch's)
     goodput: float                # share of wall-clock time on kept work (interruptions, checkpoints)
     mtbf_s: float                 # the job's mean time between interruptions
     checkpoint_interval_s: float  # work between checkpoints (Daly's optimum)
@@ -148,7 +162,8 @@ class Evaluation:
     def __repr__(self) -> str:
         return (f"Evaluation({self.design.name}: step {format_time(self.step_s)} "
                 f"(compute {format_time(self.compute_s)}, bubble {format_time(self.bubble_s)}, "
-                f"TP {format_time(self.tp_s)}, PP {format_time(self.pp_s)}, DP {format_time(self.dp_s)}); "
+                f"TP {format_time(self.tp_s)}, PP {format_time(self.pp_s)}, DP {format_time(self.dp_exposed_s)} exposed "
+                f"of {format_time(self.dp_s)}, {self.overlap:.0%} hidden); "
                 f"efficiency {self.efficiency:.0%}; goodput {self.goodput:.1%}, {format_time(self.effective_step_s)} "
                 f"per step with failures; {self.training_days:.1f} days; "
                 f"{format_power(self.site.facility_w)} facility; capex ${self.capex_low_usd / 1e9:.2f}-"
@@ -196,13 +211,17 @@ def _gpu_price_range(domain: str) -> tuple[float, float]:
 
 
 def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: float | None = None,
-             overlap: float = 0.0, checkpoint_s: float | None = None, restart_s: float | None = None,
+             bucket_bytes: float | None = None, backward_share: float | None = None,
+             checkpoint_s: float | None = None, restart_s: float | None = None,
              with_failures: bool = True) -> Evaluation:
     """Step time, efficiency, training time, cost, power and tokens per joule of a design.
 
     ``mfu`` defaults to the registry assumption ``assume.mfu``; ``pue`` to the 2023
-    industry average ``power.pue.industry_2023``; ``overlap`` is the share of the
-    gradient all-reduce hidden behind the backward pass. ``checkpoint_s`` and ``restart_s``
+    industry average ``power.pue.industry_2023``. The share of the gradient all-reduce hidden
+    behind the backward pass is derived (:func:`gradient_overlap`): ``bucket_bytes`` is DDP's
+    bucket size (default 25 MiB, registry ``pytorch.ddp.bucket_cap``), ``backward_share`` the
+    backward pass's share of the compute (default :data:`BACKWARD_SHARE`, 2/3).
+    ``checkpoint_s`` and ``restart_s``
     default to ``assume.training.*``; interruptions come at the Llama 3 run's rate per GPU
     (:mod:`netlab.training.failures`), and ``with_failures=False`` leaves them out.
     """
@@ -212,7 +231,10 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
         raise TypeError(f"workload must be a Workload, got {type(workload).__name__}")
     mfu = specs.value("assume.mfu") if mfu is None else validate.in_range("mfu", mfu, 0.0, 1.0, low_open=True)
     pue = specs.value("power.pue.industry_2023") if pue is None else validate.in_range("pue", pue, 1.0, 5.0)
-    overlap = validate.in_range("overlap", overlap, 0.0, 1.0)
+    backward_share = BACKWARD_SHARE if backward_share is None else validate.in_range(
+        "backward_share", backward_share, 0.0, 1.0, low_open=True)
+    if bucket_bytes is not None:
+        validate.positive("bucket_bytes", bucket_bytes)
     with_failures = validate.boolean("with_failures", with_failures)
     n_gpus = validate.integer("n_gpus", design.n_gpus, minimum=1)
     tp = validate.integer("tp", design.tp, minimum=1)
@@ -263,9 +285,15 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     pp_s = traffic.pp_bytes * 8.0 / scaleout_bps
     inner = domain.n_gpus // tp   # data-parallel ranks that share a domain
     # NCCL overlaps the tiers of a hierarchical all-reduce (chapter 7): the slower tier sets the time
-    dp_s = scaleup.hierarchical_all_reduce(grad_bytes, dp, effective, domain_size=inner).pipelined_s if dp > 1 else 0.0
+    # the last micro-batch's backward pass: the only one whose gradients are final (gradient accumulation)
+    window_s = backward_share * compute_s / n_micro
+    if dp > 1:
+        schedule = gradient_overlap(grad_bytes, window_s, dp, effective, inner, bucket_bytes)
+        dp_s, dp_exposed_s, n_buckets = schedule.comm_s, schedule.exposed_s, schedule.n_items
+    else:
+        dp_s, dp_exposed_s, n_buckets = 0.0, 0.0, 0
 
-    step_s = compute_s + bubble_s + tp_s + pp_s + dp_s * (1.0 - overlap)
+    step_s = compute_s + bubble_s + tp_s + pp_s + dp_exposed_s
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
     gpu_low, gpu_high = _gpu_price_range(design.domain)
     price = costs.fabric_price(fab, design.optics)
@@ -283,7 +311,41 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
         capex_low_usd=n_gpus * gpu_low + net_low, capex_high_usd=n_gpus * gpu_high + net_high,
         network_capex_low_usd=net_low, network_capex_high_usd=net_high,
         tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w,
+        dp_exposed_s=dp_exposed_s, overlap=1.0 - dp_exposed_s / dp_s if dp_s > 0 else 1.0,
+        n_buckets=n_buckets, backward_window_s=window_s,
         goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s)
+
+
+def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scaleup.ScaleUpDomain,
+                     domain_size: int | None = None,
+                     bucket_bytes: float | None = None) -> overlap_mod.OverlapSchedule:
+    """The data-parallel gradient all-reduce run bucket by bucket behind a backward pass of ``backward_s``.
+
+    :func:`netlab.training.overlap.ddp_backward` with the capstone's collective: the gradients
+    (``grad_bytes`` per GPU) appear at a steady rate over ``backward_s`` and fill DDP's buckets
+    (:func:`netlab.training.overlap.ddp_bucket_sizes`, ``bucket_bytes`` default 25 MiB); each
+    bucket is all-reduced over ``dp`` ranks as the designer prices the whole gradient, by
+    :func:`netlab.nvlink.domains.hierarchical_all_reduce` on ``domain`` (its ``pipelined_s``), one
+    after another (:func:`netlab.training.overlap.run_in_order`). ``overlap.ddp_backward`` prices
+    a flat ring; this wrapper exists because the capstone's all-reduce is hierarchical.
+
+    With ``n`` equal buckets each taking ``c`` and filling in ``t_f = backward_s / n``, the exposed
+    time is ``max(c, n c - (n - 1) t_f)``.
+    """
+    if not isinstance(domain, scaleup.ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    sizes = overlap_mod.ddp_bucket_sizes(grad_bytes, bucket_bytes)
+    backward_s = validate.positive("backward_s", backward_s)
+    dp = validate.integer("dp", dp, minimum=1, maximum=validate.MAX_COUNT)
+    total = math.fsum(sizes)
+    ready, done = [], 0.0
+    for b in sizes:
+        done += b
+        ready.append(backward_s * min(1.0, done / total))
+    times = {b: scaleup.hierarchical_all_reduce(b, dp, domain, domain_size=domain_size).pipelined_s
+             for b in set(sizes)}   # at most two sizes: full buckets and the rest
+    return overlap_mod.run_in_order(sizes, ready, [times[b] for b in sizes], backward_s,
+                                    kind="DDP buckets, hierarchical all-reduce")
 
 
 def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
@@ -316,16 +378,17 @@ class Brief:
     """What a design must meet: training days, facility watts and capital cost.
 
     The budget is checked against the *high* end of the capital-cost range (the
-    prices are estimates: a brief should survive the expensive end). ``overlap`` is
-    the share of the gradient all-reduce hidden behind the backward pass that every
-    design is evaluated with (0 = none hidden, the conservative reading).
+    prices are estimates: a brief should survive the expensive end). ``bucket_bytes`` (DDP's
+    bucket size, default 25 MiB) and ``backward_share`` (default :data:`BACKWARD_SHARE`) are
+    what every design's overlap of the gradient all-reduce is derived from (:func:`evaluate`).
     """
 
     max_days: float
     max_facility_w: float
     max_capex_usd: float
     n_gpus: int = 4608
-    overlap: float = 0.0
+    bucket_bytes: float | None = None
+    backward_share: float | None = None
     pue: float | None = None
 
     def __post_init__(self):
@@ -333,14 +396,24 @@ class Brief:
         validate.positive("max_facility_w", self.max_facility_w)
         validate.positive("max_capex_usd", self.max_capex_usd)
         validate.integer("n_gpus", self.n_gpus, minimum=1, maximum=validate.MAX_COUNT)
-        validate.in_range("overlap", self.overlap, 0.0, 1.0)
+        if self.bucket_bytes is not None:
+            validate.positive("bucket_bytes", self.bucket_bytes)
+        if self.backward_share is not None:
+            validate.in_range("backward_share", self.backward_share, 0.0, 1.0, low_open=True)
         if self.pue is not None:
             validate.in_range("pue", self.pue, 1.0, 5.0)
 
     def __str__(self) -> str:
         return (f"at most {self.max_days:g} days, {self.max_facility_w / 1e6:g} MW at the facility and "
                 f"${self.max_capex_usd / 1e6:,.0f} M of hardware (high estimate), {self.n_gpus:,} GPUs, "
-                f"{self.overlap * 100:g} % of the gradient all-reduce hidden behind compute")
+                f"gradients all-reduced in {self._bucket_mib():g} MiB buckets behind a backward pass of "
+                f"{self._share():.3g} of the compute")
+
+    def _bucket_mib(self) -> float:
+        return (specs.value("pytorch.ddp.bucket_cap") if self.bucket_bytes is None else self.bucket_bytes) / 2**20
+
+    def _share(self) -> float:
+        return BACKWARD_SHARE if self.backward_share is None else self.backward_share
 
 
 @dataclass(frozen=True)
@@ -395,7 +468,7 @@ def check(evaluation: Evaluation, brief: Brief) -> Verdict:
 
 def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription: float,
                     n_gpus: int = 4608, tp: int = 8, pp: int = 4, wiring: str = "fat_tree") -> Design:
-    """A :class:`Design` from the capstone's four decisions, named in plain words.
+    """A :class:`Design` from the capstone's decisions, named in plain words.
 
     ``wiring`` (a key of :data:`netlab.fabric.rails.KINDS`) wires the scale-out fabric as a fat
     tree (the default), rail-optimized or rail-only; a name says so unless it is a fat tree."""
@@ -414,13 +487,20 @@ def capstone_design(domain: str, fabric_key: str, optics: str, oversubscription:
 
 
 def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), optics=optics_mod.OPTIONS,
-                 oversubscriptions=(1.0, 2.0, 3.0), n_gpus: int = 4608, tp: int = 8, pp: int = 4) -> list[Design]:
-    """Every combination of the four decisions, as :func:`capstone_design` designs."""
-    domains, fabrics, optics, oversubscriptions = (
+                 oversubscriptions=(1.0, 2.0, 3.0), n_gpus: int = 4608, tp: int = 8, pp: int = 4,
+                 wirings=rails.KINDS) -> list[Design]:
+    """Every combination of the decisions, as :func:`capstone_design` designs.
+
+    A fat tree takes every oversubscription given; a rail-optimized or rail-only wiring is
+    non-blocking only (netlab sizes rails 1:1), so it adds one design per domain, fabric and
+    optics when 1 is among ``oversubscriptions``: 2 x 3 x 3 x (3 + 1 + 1) = 90 by default."""
+    domains, fabrics, optics, oversubscriptions, wirings = (
         validate.sequence(name, value, "a list of choices") for name, value in
-        (("domains", domains), ("fabrics", fabrics), ("optics", optics), ("oversubscriptions", oversubscriptions)))
-    return [capstone_design(d, f, o, s, n_gpus, tp, pp)
-            for d in domains for f in fabrics for o in optics for s in oversubscriptions]
+        (("domains", domains), ("fabrics", fabrics), ("optics", optics), ("oversubscriptions", oversubscriptions),
+         ("wirings", wirings)))
+    return [capstone_design(d, f, o, s, n_gpus, tp, pp, wiring=w)
+            for w in wirings for d in domains for f in fabrics for o in optics for s in oversubscriptions
+            if w == "fat_tree" or s == 1.0]
 
 
 def explore(workload: Workload, brief: Brief, designs: list[Design] | None = None,
@@ -434,7 +514,13 @@ def explore(workload: Workload, brief: Brief, designs: list[Design] | None = Non
         designs = validate.sequence("designs", designs, "a list of Designs")
         for d in designs:
             validate.instance("designs", d, Design, "a list of Designs")
-    return [check(evaluate(d, workload, mfu=mfu, pue=brief.pue, overlap=brief.overlap), brief) for d in designs]
+    return [check(_evaluate_for(d, workload, brief, mfu), brief) for d in designs]
+
+
+def _evaluate_for(design: Design, workload: Workload, brief: Brief, mfu: float | None = None) -> Evaluation:
+    """``design`` evaluated with the open inputs ``brief`` fixes (PUE, bucket size, backward share)."""
+    return evaluate(design, workload, mfu=mfu, pue=brief.pue, bucket_bytes=brief.bucket_bytes,
+                    backward_share=brief.backward_share)
 
 
 OBJECTIVES = {"days": lambda v: v.evaluation.training_days,
@@ -497,17 +583,17 @@ def plot_brief(verdict: Verdict):
     return fig
 
 
-DECISIONS = ("domain", "fabric", "optics", "oversubscription")
+DECISIONS = ("domain", "fabric", "optics", "oversubscription", "wiring")
 
 
 def decisions_of(design: Design) -> dict[str, object]:
-    """The capstone's four decisions behind ``design``: domain, fabric key, optics, oversubscription."""
+    """The capstone's decisions behind ``design``: domain, fabric key, optics, oversubscription, wiring."""
     if not isinstance(design, Design):
         raise TypeError(f"design must be a Design, got {type(design).__name__}")
     fabric_key = next((k for k, (sw, lb, _) in FABRICS.items()
                        if sw == design.switch and lb == design.load_balancing), None)
     return {"domain": design.domain, "fabric": fabric_key, "optics": design.optics,
-            "oversubscription": design.oversubscription}
+            "oversubscription": design.oversubscription, "wiring": design.wiring}
 
 
 @dataclass(frozen=True)
@@ -518,47 +604,53 @@ class Robustness:
     brief: one value is a decision the brief forces; several are a close call, not a lesson."""
 
     pue: float
-    overlap: float
+    bucket_bytes: float
+    backward_share: float
     flows_per_gpu: int
     n_meet: int
     misses: dict[str, int]             # designs missing each constraint (binding_counts)
     fastest: str | None
     cheapest: str | None
     choices: dict[str, tuple]
+    nonblocking_wirings: tuple         # the wirings of the 1:1 designs that meet the brief
 
 
-def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), overlaps=(0.0, 0.5, 0.8),
-               flows_per_gpu=(1, 4)) -> list[Robustness]:
-    """The brief's design space re-run at every PUE, overlap and flows per GPU given: which
-    decisions every design meeting the brief shares (robust), and which are close calls."""
+def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), bucket_bytes=(25 * 2**20, 100 * 2**20),
+               backward_shares=(BACKWARD_SHARE,), flows_per_gpu=(1, 4)) -> list[Robustness]:
+    """The brief's design space re-run at every PUE, DDP bucket size, backward share of the compute
+    and flows per GPU given: which decisions every design meeting the brief shares (robust), and
+    which are close calls. The bucket size and the backward share set each design's overlap."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
     validate.instance("workload", workload, Workload, "a Workload")
     pues = [validate.in_range("pues", p, 1.0, 5.0) for p in validate.sequence("pues", pues)]
-    overlaps = [validate.in_range("overlaps", o, 0.0, 1.0) for o in validate.sequence("overlaps", overlaps)]
+    buckets = [validate.positive("bucket_bytes", b) for b in validate.sequence("bucket_bytes", bucket_bytes)]
+    shares = [validate.in_range("backward_shares", f, 0.0, 1.0, low_open=True)
+              for f in validate.sequence("backward_shares", backward_shares)]
     flows_per_gpu = [validate.integer("flows_per_gpu", f, minimum=1, maximum=64)
                      for f in validate.sequence("flows_per_gpu", flows_per_gpu)]
-    if not (pues and overlaps and flows_per_gpu):
-        raise ValueError("pues, overlaps and flows_per_gpu must each hold at least one value")
+    if not (pues and buckets and shares and flows_per_gpu):
+        raise ValueError("pues, bucket_bytes, backward_shares and flows_per_gpu must each hold at least one value")
     rows = []
-    for pue in pues:
-        for overlap in overlaps:
-            for flows in flows_per_gpu:
-                setting = replace(brief, pue=pue, overlap=overlap)
-                designs = [replace(d, flows_per_gpu=flows) for d in design_space(n_gpus=brief.n_gpus)]
-                verdicts = explore(workload, setting, designs)
-                meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
-                choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
-                fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
-                rows.append(Robustness(pue, overlap, flows, len(meeting), binding_counts(verdicts),
-                                       fastest.evaluation.design.name if fastest else None,
-                                       cheapest.evaluation.design.name if cheapest else None, choices))
+    for pue, bucket, share in ((p, b, f) for p in pues for b in buckets for f in shares):
+        for flows in flows_per_gpu:
+            setting = replace(brief, pue=pue, bucket_bytes=bucket, backward_share=share)
+            designs = [replace(d, flows_per_gpu=flows) for d in design_space(n_gpus=brief.n_gpus)]
+            verdicts = explore(workload, setting, designs)
+            meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
+            choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
+            fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
+            rows.append(Robustness(pue, bucket, share, flows, len(meeting), binding_counts(verdicts),
+                                   fastest.evaluation.design.name if fastest else None,
+                                   cheapest.evaluation.design.name if cheapest else None, choices,
+                                   tuple(sorted({m["wiring"] for m in meeting if m["oversubscription"] == 1.0}))))
     return rows
 
 
 SHORT_NAMES = {"dgx-h100": "DGX H100", "gb200-nvl72": "NVL72", "pcie-h100": "PCIe H100", "dgx-b200": "DGX B200",
                "ib-adaptive": "IB adaptive", "eth-ecmp": "Eth ECMP", "eth-spraying": "Eth spraying",
-               "dsp_pluggable": "DSP", "lpo": "LPO", "cpo": "CPO"}
+               "dsp_pluggable": "DSP", "lpo": "LPO", "cpo": "CPO",
+               "fat_tree": "fat tree", "rail_optimized": "rail-opt.", "rail_only": "rail-only"}
 
 
 def robustness_table(rows: list[Robustness]) -> str:
@@ -575,11 +667,13 @@ def robustness_table(rows: list[Robustness]) -> str:
                           for v in values)
         return f"**{text}**" if len(values) == 1 else text
 
-    out = ["| PUE | overlap | flows per GPU | designs meeting | domain | fabric | optics | oversubscription |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = [("| PUE | bucket | backward share | flows per GPU | designs meeting | domain | fabric | optics "
+            "| oversubscription | wiring | 1:1 designs meeting are |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        out.append(f"| {r.pue:g} | {r.overlap:g} | {r.flows_per_gpu} | {r.n_meet} | "
-                   + " | ".join(show(k, r.choices[k]) for k in DECISIONS) + " |")
+        out.append(f"| {r.pue:g} | {r.bucket_bytes / 2**20:g} MiB | {r.backward_share:.3g} | {r.flows_per_gpu} | "
+                   f"{r.n_meet} | "
+                   + " | ".join(show(k, r.choices[k]) for k in DECISIONS) + " | "
+                   + show("wiring", r.nonblocking_wirings) + " |")
     return "\n".join(out)
 
 
@@ -601,7 +695,8 @@ def step_parts(evaluation: Evaluation) -> str:
     e = evaluation
     return (f"{e.design.name}: compute {e.compute_s:.3f} s, pipeline bubble {e.bubble_s:.3f} s, "
             f"tensor parallel {e.tp_s:.3f} s, pipeline transfers {e.pp_s:.4f} s, "
-            f"gradient all-reduce {e.dp_s:.3f} s per step.")
+            f"gradient all-reduce {e.dp_s:.3f} s in {e.n_buckets} buckets, of which {e.dp_exposed_s:.3f} s "
+            f"exposed after a backward pass of {e.backward_window_s:.4f} s ({e.overlap:.0%} hidden) per step.")
 
 
 def brief_explorer(workload: Workload, brief: Brief):
@@ -615,7 +710,7 @@ def brief_explorer(workload: Workload, brief: Brief):
         key = (domain, fabric_key, optics, oversubscription)
         if key not in cache:
             d = capstone_design(domain, fabric_key, optics, oversubscription, n_gpus=brief.n_gpus)
-            cache[key] = check(evaluate(d, workload, pue=brief.pue, overlap=brief.overlap), brief)
+            cache[key] = check(_evaluate_for(d, workload, brief), brief)
         return cache[key]
 
     return widgets.Explorer(
@@ -629,6 +724,35 @@ def brief_explorer(workload: Workload, brief: Brief):
         alt=lambda **k: plot_brief_alt(verdict(**k)),
         title="Capstone: one design against the brief",
     )
+
+
+def plot_overlap(evaluation: Evaluation):
+    """Bars of the backward window and of the gradient all-reduce, split into hidden and exposed."""
+    from netlab import plots
+    validate.instance("evaluation", evaluation, Evaluation, "an Evaluation from cluster.evaluate")
+    e = evaluation
+    fig, ax = plots.figure(width_in=6.4, height_in=2.2)
+    ms = 1e3
+    hidden = e.dp_s - e.dp_exposed_s
+    ax.barh([1], [e.backward_window_s * ms], color=plots.color("compute"))
+    ax.barh([0], [hidden * ms], color=plots.color("green"))
+    ax.barh([0], [e.dp_exposed_s * ms], left=[hidden * ms], color=plots.color("vermillion"))
+    ax.axvline(e.backward_window_s * ms, color=plots.color("black"), linewidth=1.2, linestyle="--")
+    ax.set_yticks([0, 1], ["gradient all-reduce", "last backward pass"])
+    ax.set_xlim(0, max(e.dp_s, e.backward_window_s) * ms * 1.05)
+    ax.set_xlabel("milliseconds per step (green hidden, red exposed)")
+    fig.alt = plot_overlap_alt(e)
+    return fig
+
+
+def plot_overlap_alt(evaluation: Evaluation) -> str:
+    """Alternative text of :func:`plot_overlap` for ``evaluation``."""
+    validate.instance("evaluation", evaluation, Evaluation, "an Evaluation from cluster.evaluate")
+    e = evaluation
+    return (f"{e.design.name}: the last micro-batch's backward pass takes {e.backward_window_s * 1e3:.1f} ms; "
+            f"the gradient all-reduce in {e.n_buckets:,} buckets takes {e.dp_s * 1e3:.1f} ms, of which "
+            f"{(e.dp_s - e.dp_exposed_s) * 1e3:.1f} ms hidden and {e.dp_exposed_s * 1e3:.1f} ms exposed "
+            f"({e.overlap:.0%} hidden)")
 
 
 def plot_brief_alt(verdict: Verdict) -> str:

@@ -393,19 +393,22 @@ def draw_designer():
     models = [("memory, compute (ch1)", plots.color("compute")),
               ("TP inside a domain (ch7)", plots.color("nvlink")),
               ("DP across domains (ch6, 7)", plots.color("infiniband")),
+              ("DP buckets behind backward (ch7)", plots.color("infiniband")),
               ("NIC share: ECMP, spraying (ch5)", plots.color("ethernet")),
-              ("switches, optics (ch5, 9)", plots.color("optics")),
-              ("facility power (ch9)", plots.color("vermillion"))]
+              ("switches, optics, rails (ch5, 9)", plots.color("optics")),
+              ("facility power (ch9)", plots.color("vermillion")),
+              ("interruptions, restarts (ch9)", plots.color("vermillion"))]
     for k, (name, colour) in enumerate(models):
-        y = 5.1 - 0.9 * k
-        _box(ax, 3.4, y, 5.0, 0.7, name, color=colour, size=8)
-        _arrow(ax, (2.4, 3.0), (3.4, y + 0.35), color=grey, lw=0.8)
-        ax.plot([8.4, 9.6], [y + 0.35, 3.0], color=grey, linewidth=0.8)
-    _box(ax, 9.6, 2.0, 3.0, 2.0, "step time,\nscaling efficiency,\ntokens per joule,\ncost", color=FG, size=8)
+        y = 5.35 - 0.72 * k
+        _box(ax, 3.4, y, 5.0, 0.56, name, color=colour, size=7.5)
+        _arrow(ax, (2.4, 3.0), (3.4, y + 0.28), color=grey, lw=0.8)
+        ax.plot([8.4, 9.6], [y + 0.28, 3.0], color=grey, linewidth=0.8)
+    _box(ax, 9.6, 1.8, 3.0, 2.4, "step time,\ngoodput,\ntraining days,\ntokens per joule,\ncost", color=FG, size=8)
     fig.alt = ("The capstone designer: a brief (model, GPU count, budget, power) feeds the models of the earlier "
                "chapters in turn (memory and compute, tensor parallelism in a domain, data parallelism across "
-               "domains, the NIC share under ECMP or spraying, switches and optics, facility power), which give "
-               "the step time, scaling efficiency, tokens per joule and cost.")
+               "domains, its buckets hidden behind the backward pass, the NIC share under ECMP or spraying, "
+               "switches, optics and rail wirings, facility power, interruptions and restarts), which give the "
+               "step time, goodput, training days, tokens per joule and cost.")
     return fig
 
 #: Name -> the function that draws the diagram.

@@ -220,7 +220,7 @@ def test_labs_9_and_10_show_the_tested_summaries_at_their_settings():
 
 WORK = cluster.Workload(n_params=70e9, n_layers=80, hidden=8192, seq_len=4096, tokens_per_step=1152 * 4096,
                         n_tokens=15e12)
-BRIEF = cluster.Brief(max_days=28.5, max_facility_w=12.35e6, max_capex_usd=230e6, n_gpus=4608, overlap=0.0)
+BRIEF = cluster.Brief(max_days=28.5, max_facility_w=12.35e6, max_capex_usd=230e6, n_gpus=4608)
 
 
 @pytest.fixture(scope="module")
@@ -236,7 +236,8 @@ def _as(evaluation, days, facility_w, capex_low, capex_high):
 
 def test_lab_11_brief_reads_as_its_limits():
     assert str(BRIEF) == ("at most 28.5 days, 12.35 MW at the facility and $230 M of hardware (high estimate), "
-                          "4,608 GPUs, 0 % of the gradient all-reduce hidden behind compute")
+                          "4,608 GPUs, gradients all-reduced in 25 MiB buckets behind a backward pass of 0.667 "
+                          "of the compute")
 
 
 def test_a_verdict_reads_its_numbers_and_the_constraints_it_misses(evaluation):
@@ -258,18 +259,23 @@ def test_a_verdict_reads_its_numbers_and_the_constraints_it_misses(evaluation):
 
 def test_robustness_table_bolds_the_decisions_a_brief_forces():
     # one setting where every design that meets the brief is an NVL72 on 2:1 or 3:1 with any optics
-    row = cluster.Robustness(pue=1.3, overlap=0.5, flows_per_gpu=4, n_meet=6, misses={}, fastest=None,
-                             cheapest=None, choices={"domain": ("gb200-nvl72",), "fabric": ("ib-adaptive",),
-                                                     "optics": ("cpo", "dsp_pluggable", "lpo"),
-                                                     "oversubscription": (2.0, 3.0)})
+    row = cluster.Robustness(pue=1.3, bucket_bytes=100 * 2**20, backward_share=0.5, flows_per_gpu=4, n_meet=6,
+                             misses={}, fastest=None, cheapest=None,
+                             choices={"domain": ("gb200-nvl72",), "fabric": ("ib-adaptive",),
+                                      "optics": ("cpo", "dsp_pluggable", "lpo"), "oversubscription": (1.0, 2.0, 3.0),
+                                      "wiring": ("fat_tree", "rail_only")}, nonblocking_wirings=("rail_only",))
     assert cluster.robustness_table([row]).splitlines()[-1] == (
-        "| 1.3 | 0.5 | 4 | 6 | **NVL72** | **IB adaptive** | CPO / DSP / LPO | 2:1 / 3:1 |")
+        "| 1.3 | 100 MiB | 0.5 | 4 | 6 | **NVL72** | **IB adaptive** | CPO / DSP / LPO | 1:1 / 2:1 / 3:1 "
+        "| fat tree / rail-only | **rail-only** |")
 
 
 def test_step_parts_reads_seconds(evaluation):
-    e = replace(evaluation, compute_s=2.4, bubble_s=0.9, tp_s=0.41, pp_s=0.0123, dp_s=1.75)
+    e = replace(evaluation, compute_s=2.4, bubble_s=0.9, tp_s=0.41, pp_s=0.0123, dp_s=1.75, n_buckets=167,
+                dp_exposed_s=0.4375, backward_window_s=0.0906, overlap=0.75)
     assert cluster.step_parts(e) == (f"{e.design.name}: compute 2.400 s, pipeline bubble 0.900 s, tensor parallel "
-                                     "0.410 s, pipeline transfers 0.0123 s, gradient all-reduce 1.750 s per step.")
+                                     "0.410 s, pipeline transfers 0.0123 s, gradient all-reduce 1.750 s in 167 "
+                                     "buckets, of which 0.438 s exposed after a backward pass of 0.0906 s (75% "
+                                     "hidden) per step.")
 
 
 def test_lab_11_explorer_shows_the_verdict_of_the_chosen_design(monkeypatch, evaluation):
