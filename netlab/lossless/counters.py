@@ -29,12 +29,17 @@ named fault, with the evidence.
 
 from __future__ import annotations
 
+import pathlib
 import re
 from dataclasses import dataclass
 from typing import Mapping
 
 from netlab import validate
 from netlab.units import Gbps, MiB, us
+
+#: The folder of example captures in the tools' printed formats (perftest reports, ``ethtool -S`` and
+#: ``rdma statistic`` deltas); their numbers are illustrative, written for netlab, not measured.
+CAPTURES = pathlib.Path(__file__).resolve().parent / "captures"
 
 #: Faults :func:`diagnose` can name, with what each means.
 FAULTS = {

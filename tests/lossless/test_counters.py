@@ -6,7 +6,7 @@ import pytest
 
 from netlab.lossless import counters as C, experiments as sc
 
-DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "roce"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "netlab" / "lossless" / "captures"
 
 API = {
     C.parse_perftest: dict(text=(DATA / "perftest_ib_write_lat.txt").read_text()),
