@@ -132,7 +132,7 @@ def crossovers(n_ranks: int, n_nodes: int = 1, algorithm: str = "ring", fabric: 
                arch: str = "hopper", nic_bps: float | None = None) -> tuple[Crossover, ...]:
     """The sizes at which the tuner's time for ``algorithm`` with LL equals LL128, and LL128 equals Simple.
 
-    Found by bisection on ``log(size)`` between 1 B and 1 TB on :func:`nccl_tuner.estimate`;
+    Found by bisection on ``log(size)`` between 1 B and 1 TB on :func:`netlab.collectives.nccl_tuner.estimate`;
     over PCIe (no LL128) the one crossover is LL against Simple. For one node and the ring it is
     the closed form ``(lat_b - lat_a) / (1/algbw_a - 1/algbw_b)``.
     """

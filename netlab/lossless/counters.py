@@ -343,7 +343,8 @@ def diagnose(sender: Mapping[str, int], receiver: Mapping[str, int], interval_s:
     3. FCS or symbol errors on the receiver's port: ``lossy_link``;
     4. loss (``out_of_sequence`` / ``packet_seq_err`` / timeouts) with RoCE packets on another priority: ``wrong_priority``;
     5. loss with no pause on the RoCE priority at either end: ``no_pfc``;
-    6. ECN marks but no CNP sent: ``no_cnp``; 7. CNPs sent but all ignored: ``cnp_ignored``;
+    6. ECN marks but no CNP sent: ``no_cnp``;
+    7. CNPs sent but all ignored: ``cnp_ignored``;
     8. loss left over (the priority pauses, nothing above explains it): ``unexplained_loss``;
     9. marks answered by CNPs, or pauses, without loss: ``congestion``; otherwise ``healthy``.
     """
