@@ -13,10 +13,9 @@ out (the instructor guide has the answer keys). A cover and a contents list with
 page numbers come first; every page has its number at the foot.
 
 Chromium prints the book once; where each part starts is read from that PDF (Chromium
-writes every id of the document as a named destination). Then only the cover and the
-contents are printed again, invisible but for those page numbers, and laid over the
-first pages (the contents take the same room either way, so each number lands on its
-line). Only Debian's Chromium and PyPI packages (Playwright,
+writes every id of the document as a named destination). Then the book is printed again
+with those page numbers in its contents (they fill a fixed-width slot, so nothing moves;
+the build checks that). Only Debian's Chromium and PyPI packages (Playwright,
 BeautifulSoup, pypdf, pypdfium2) are used; nothing is fetched from the network.
 """
 
@@ -28,6 +27,7 @@ import html
 import os
 import posixpath
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -184,30 +184,6 @@ def _start_pages(pdf_path: Path, order) -> dict[str, int]:
     return found
 
 
-def _overlay(book_pdf: Path, numbers_pdf: Path, out: Path) -> int:
-    """Lay each page of ``numbers_pdf`` over the same page of ``book_pdf`` and write ``out``; its page count.
-
-    PDFium (pypdfium2) places each page of the numbers as a form XObject on the book's page and saves the
-    document: everything else of the book's PDF (outline, named destinations, links, the tagged structure)
-    is kept as Chromium wrote it. pypdf did the same in about 14 CPU-s (it parses and clones every object
-    of the 314-page book to rewrite it), PDFium in about 2.5; the two files have the same pages, outline,
-    destinations, links and structure, the same text on every page, and their pages 1-4, 11 and 314 (the
-    ones compared) render pixel for pixel the same."""
-    import pypdfium2 as pdfium
-
-    book, numbers = pdfium.PdfDocument(str(book_pdf)), pdfium.PdfDocument(str(numbers_pdf))
-    try:
-        for i in range(len(numbers)):
-            page = book[i]
-            page.insert_obj(numbers.page_as_xobject(i, book).as_pageobject())
-            page.gen_content()
-        book.save(str(out))
-        return len(book)
-    finally:
-        numbers.close()
-        book.close()
-
-
 async def _print(html_path: Path, pdf_path: Path, footer: bool = True) -> None:
     from playwright.async_api import async_playwright
 
@@ -248,9 +224,16 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
         html_path.write_text(document(root, order, None, meta), encoding="utf-8")
         asyncio.run(_print(html_path, first))
         numbers = _start_pages(first, order)
-        html_path.write_text(document(root, order, numbers, meta, overlay=True), encoding="utf-8")
-        asyncio.run(_print(html_path, numbers_pdf, footer=False))
-        n = _overlay(first, numbers_pdf, out)
+        # The whole book is printed a second time with the numbers in its contents. (Printing only the
+        # contents and laying them over the first pass saved that time, but its lines drifted from the
+        # book's by up to a line once the book grew: the two layouts were not the same.)
+        html_path.write_text(document(root, order, numbers, meta), encoding="utf-8")
+        asyncio.run(_print(html_path, numbers_pdf))
+        if _start_pages(numbers_pdf, order) != numbers:
+            raise RuntimeError("pdf: the parts moved between the two prints; their page numbers would be wrong")
+        shutil.copyfile(numbers_pdf, out)
+        from pypdf import PdfReader
+        n = len(PdfReader(str(out)).pages)
     return {"pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
 
 
