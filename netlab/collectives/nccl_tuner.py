@@ -288,7 +288,7 @@ def predict(n_bytes: float, n_ranks: int, n_nodes: int = 1, collective: str = "a
             protocols: tuple[str, ...] = PROTOCOLS, n_channels: int | None = None) -> TunerEstimate:
     """The (algorithm, protocol) NCCL's tuner picks, with its predicted time.
 
-    >>> predict(16384, 8).label                        # 8 H100s, 16 KB: ring with LL
+    >>> predict(16384, 8).label                        # 8 H100s, 16 KiB: ring with LL
     'ring/LL'
     """
     return candidates(n_bytes, n_ranks, n_nodes, collective, fabric, arch, intra_busbw_bps, nic_bps,

@@ -15,7 +15,7 @@ of the NVLink domain, so a kernel can read its peers' memory directly:
 
 One-shot wins below ``S* = t_sync B / (8 (n - 1)(1 - 2/n))`` (n > 2); above a few megabytes NCCL's
 pipelined ring, whose bandwidth the custom kernels do not beat, takes over again. ``t_sync`` is a
-floor of the kernel launch and flag exchange: by default it is calibrated on one measurement (4 KB
+floor of the kernel launch and flag exchange: by default it is calibrated on one measurement (16 KiB
 on 8 H100, 5.7 µs, minus its byte term), so the model is anchored there and *predicts* other sizes.
 
 **Two DGX Spark boxes.** A Spark holds 128 GB of unified memory read at 273 GB/s and has a

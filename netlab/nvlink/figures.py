@@ -267,9 +267,10 @@ def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
     ax.plot(kib, [r.nccl_s * 1e6 for r in rows], color=plots.color("black"), linestyle="--",
             label="NCCL's tuner, its pick")
     if system == "dgx-h100" and tp == 8:
-        points = [(4, "nccl.alternative.custom_all_reduce.h100_tp8_4kb"),
-                  (32, "nccl.alternative.custom_all_reduce.h100_tp8_32kb"),
-                  (256, "serving.sglang_custom_all_reduce.h100_tp8_256kb")]
+        points = [(16, "nccl.alternative.custom_all_reduce.h100_tp8_16kib"),      # KiB (float32 counts x 4)
+                  (128, "nccl.alternative.custom_all_reduce.h100_tp8_128kib"),
+                  (1024, "serving.sglang_custom_all_reduce.h100_tp8_1mib"),
+                  (8192, "serving.sglang_custom_all_reduce.h100_tp8_8mib")]
         ax.plot([p[0] for p in points], [specs.value(p[1]) * 1e6 for p in points], "o",
                 color=plots.color("vermillion"), label="SGLang kernel, measured")
     ax.set_xscale("log")
@@ -289,12 +290,12 @@ def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
 
 
 def engine_readout(tp: int, system: str = "dgx-h100") -> str:
-    """One sentence: the decode message (16 KB) with each kernel, and where two-shot takes over."""
+    """One sentence: the decode message (16 KiB) with each kernel, and where two-shot takes over."""
     from netlab.nvlink import engines
     validate.choice("system", system, ENGINE_SYSTEMS)
     dom = scaleup.preset(system)
     r = engines.engine_all_reduce(16384, tp, dom)
     cross = engines.one_two_shot_crossover_bytes(tp, dom.per_gpu_bps)
     where = "never (two GPUs)" if cross == float("inf") else f"above {cross / 1e3:.0f} KB"
-    return (f"A 16 KB decode all-reduce: one-shot {format_time(r.one_shot_s)}, two-shot {format_time(r.two_shot_s)}, "
+    return (f"A 16 KiB decode all-reduce: one-shot {format_time(r.one_shot_s)}, two-shot {format_time(r.two_shot_s)}, "
             f"NCCL {format_time(r.nccl_s)} ({r.nccl_label}); two-shot beats one-shot {where}.")

@@ -14,14 +14,15 @@ from __future__ import annotations
 from netlab import specs, validate
 
 #: The measurement the default synchronisation floor is calibrated on, as (bytes, TP, registry key).
-CALIBRATION = (4096, 8, "nccl.alternative.custom_all_reduce.h100_tp8_4kb")
+CALIBRATION = (16384, 8, "nccl.alternative.custom_all_reduce.h100_tp8_16kib")
 
 
 def default_sync_s() -> float:
-    """The one-shot kernel's fixed cost, from SGLang's 4 KB measurement on 8 H100 less its byte term.
+    """The one-shot kernel's fixed cost, from SGLang's 16 KiB measurement on 8 H100 less its byte term.
 
     ``t_sync = t_measured - 8 (n - 1) S / B`` with H100 NVLink at 450 GB/s one way (registry
-    ``nvlink.4.per_gpu``): 5.7 µs - 0.06 µs = 5.64 µs. A derived figure, not a measurement.
+    ``nvlink.4.per_gpu``): 5.7 µs - 0.25 µs = 5.45 µs. A derived figure, not a measurement.
+    (The pull request's sizes count float32 values: its 4,096 is 16 KiB.)
     """
     size, n, key = CALIBRATION
     return specs.value(key) - 8.0 * (n - 1) * size / specs.value("nvlink.4.per_gpu")
@@ -31,8 +32,8 @@ def fit_one_shot(n_gpus: int, sizes_bytes: tuple[float, float], times_s: tuple[f
     """``(sync_s, bandwidth_bps)`` of the one-shot model through two measured points.
 
     ``t = t_sync + 8 (n-1) S / B`` is a line in ``S``: two points give its slope and intercept.
-    Fitted on SGLang's 4 KB and 32 KB points on 8 H100 it gives about 5.4 µs and 96 GB/s, a fifth of
-    NVLink's 450 GB/s: a kernel reading peers' memory does not run at line rate.
+    Fitted on SGLang's 16 KiB and 128 KiB points on 8 H100 it gives about 5.4 µs and 382 GB/s, 85 % of
+    NVLink's 450 GB/s: a kernel reading its peers' memory comes close to line rate, not to it.
 
     >>> sync, rate = fit_one_shot(8, (0, 1e6), (5e-6, 5e-6 + 7e6 * 8 / 800e9))
     >>> round(sync * 1e6, 6), round(rate / 8e9, 6)                   # 5 µs and 100 GB/s back

@@ -134,15 +134,18 @@ register(
 )
 register(
     # --- what inference engines use instead of NCCL for small all-reduces (chapter 7) ------------
-    Spec("nccl.alternative.custom_all_reduce.h100_tp8_4kb", 5.7 * us, "s",
-         "Latency of a custom (one-shot, NVLink peer-to-peer) all-reduce kernel of 4 KB on 8 H100, "
-         "as SGLang ships for tensor-parallel decode (without CUDA graphs)",
-         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0057 ms",
-         note="Same table: vLLM's custom kernel 9.3 µs; NCCL's tuner predicts 15 µs for ring/LL."),
-    Spec("nccl.alternative.custom_all_reduce.h100_tp8_32kb", 7.8 * us, "s",
-         "Latency of the same custom all-reduce kernel for 32 KB on 8 H100",
-         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0078 ms",
-         note="Same table: vLLM's custom kernel 11.8 µs."),
+    Spec("nccl.alternative.custom_all_reduce.h100_tp8_16kib", 5.7 * us, "s",
+         "Time per call of a custom (one-shot, NVLink peer-to-peer) all-reduce kernel of 16 KiB "
+         "(4,096 float32 values) on 8 H100, as SGLang ships for tensor-parallel decode (no CUDA graphs)",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0057 ms at test_size = 4096",
+         note="The table's size is a count of float32 values (sgl-kernel/tests/test_trt_reduce.py makes "
+              "torch.randint(..., (sz,), dtype=torch.float32)), so 4096 is 16 KiB. Each time is 5,000 "
+              "back-to-back calls timed on the host without synchronising the GPU, divided by 5,000: a "
+              "time per call in a stream, not one call's latency. Same table: vLLM's kernel 9.3 µs."),
+    Spec("nccl.alternative.custom_all_reduce.h100_tp8_128kib", 7.8 * us, "s",
+         "Time per call of the same custom all-reduce kernel for 128 KiB (32,768 float32 values) on 8 H100",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0078 ms at test_size = 32768",
+         note="Sizes and timing as for the 16 KiB entry. Same table: vLLM's kernel 11.8 µs."),
 )
 
 # --- NCCL's protocols and channels as NCCL 2.30.7 defines them (src/include/device.h, src/init.cc) ---
