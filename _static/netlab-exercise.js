@@ -298,7 +298,7 @@
   }
 
   function labTitle() {
-    var h1 = document.querySelector("article h1, main h1, h1");
+    var h1 = document.querySelector("article.bd-article h1") || document.querySelector("h1");
     if (!h1) { return labId(); }
     var clone = h1.cloneNode(true);
     clone.querySelectorAll(".headerlink").forEach(function (a) { a.remove(); });
@@ -472,7 +472,7 @@
     save.addEventListener("click", use);
     input.addEventListener("keydown", function (event) { if (event.key === "Enter") { use(); } });
     box.append(intro, label, input, document.createTextNode(" "), save, status, downloads());
-    var h1 = document.querySelector("article h1, main h1");
+    var h1 = document.querySelector("article.bd-article h1") || document.querySelector("article h1");
     var anchor = h1 ? (h1.closest("section") || h1.parentNode) : null;
     if (h1 && anchor) {
       var next = h1.nextElementSibling;

@@ -952,7 +952,7 @@ def varied(key: str, prompt: str, params, answer, unit: str = "", rel_tol: float
     key : str
         A short id, unique on its page (``"ex-bdp"``).
     prompt : str
-        The question with ``{fields}`` for the parameters, as :meth:`str.format` fills them
+        The question with ``{fields}`` for the parameters, as ``str.format`` fills them
         (``"Bytes in flight at {rate_gbps} Gb/s and a {rtt_us} µs RTT, in KB"``).
     params : dict of name -> list of values, or list of dicts
         The grid: every combination of the lists is a variant, in order (so the first value of each
@@ -964,7 +964,8 @@ def varied(key: str, prompt: str, params, answer, unit: str = "", rel_tol: float
     extra_slips, wrong_answers : tuple of pairs, or callable
         As for :func:`numeric`; a callable is called with ``**params`` for each variant's own values.
         Every variant is built by :func:`numeric`, so each variant's tolerance must separate its
-        answer from its slips (a variant that does not raises ValueError naming it).
+        answer from its slips, and none of its wrong values may be its answer rounded to 2 or 3
+        figures (a variant that breaks either rule raises ValueError naming it).
     """
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
@@ -986,6 +987,10 @@ def varied(key: str, prompt: str, params, answer, unit: str = "", rel_tol: float
                          extra_slips=_for(extra_slips, p), wrong_answers=_for(wrong_answers, p), quantity=quantity)
         except ValueError as exc:
             raise ValueError(f"variant {i} ({p}): {exc}") from None
+        for value, _ in ex.wrong_answers:
+            if _rounding_of(value, ex.answer, ROUNDED_FIRST):
+                raise ValueError(f"variant {i} ({p}): the wrong answer {value:g} is also the answer {ex.answer:g} "
+                                 "rounded to 2 or 3 figures, which the checker calls a rounding: choose other params")
         variants.append(Variant(i, p, text, ex))
     return VariedExercise(key, prompt, tuple(variants))
 

@@ -597,3 +597,10 @@ def test_answers_report_in_jupyter_as_the_browser_writes_it(tmp_path):
     assert "## 1. One plus one" in md and "- Verdict: not answered" in md and "- Attempts: 0" in md
     with pytest.raises(ValueError, match="lab"):
         exercises.Answers("Ada", lab="../x")
+
+
+def test_a_variant_whose_slip_is_its_answer_rounded_is_refused():
+    # 4 KiB at 200 Gb/s: 32,768 bits / 200e9 = 163.84 ns; read as 4000 bytes, 160 ns: also 163.84 to 2 figures
+    with pytest.raises(ValueError, match=r"variant 1 .*160 is also the answer 163\.84 rounded"):
+        exercises.varied("ex", "4 KiB at {g} Gb/s", {"g": [800, 200]}, answer=lambda g: 4 * 8192 / g, unit="ns",
+                         rel_tol=0.01, wrong_answers=lambda g: ((4 * 8000 / g, "KiB read as KB"),))

@@ -418,7 +418,7 @@ def _git_dates(srcdir: Path) -> dict[str, str]:
 
     try:
         top = Path(git("rev-parse", "--show-toplevel").strip())
-        log = git("log", "--format=@%cs", "--name-only", "--", "book", "labs")
+        log = git("log", "--format=@%cs", "--name-only", "--", ":(top)book", ":(top)labs")
     except (OSError, subprocess.SubprocessError):
         return {}
     # a staged copy of the sources (make's _build-src) maps to the files it copies
@@ -527,7 +527,7 @@ def _variant_answers(app, exc) -> None:
         found = VARIANTS_SCRIPT.findall(text)
         if not found:
             continue
-        head = re.search(r"<h1>(.*?)<a class=\"headerlink\"", text, re.S)
+        head = re.search(r'<h1>([^\n]*?)<a class="headerlink"', text)
         name = re.sub(r"<[^>]+>", "", head.group(1)).strip() if head else page.stem
         parts.append(f'<h3>{name}</h3>')
         for key, _, variants in found:
