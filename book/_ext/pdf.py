@@ -60,7 +60,8 @@ a { color: #0b4f91; }
 a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-controls,
 .netlab-explorer-note, .netlab-exercise-input, .netlab-exercise-check, .netlab-exercise-feedback,
 .netlab-exercise label, .netlab-exercise-note, .netlab-answers, .netlab-answers-downloads, details > summary,
-.tag_hide-input .cell_input, .bd-sidebar-secondary, .prev-next-area, #searchbox { display: none !important; }
+.tag_hide-input .cell_input, .tag_hide-input details.above-input, .bd-sidebar-secondary, .prev-next-area,
+#searchbox { display: none !important; }
 .admonition.dropdown > .admonition-title::after, .admonition.dropdown > .admonition-title::before { content: none !important; }
 .admonition.dropdown > *, .toggle-hidden { display: block !important; visibility: visible !important; }
 .netlab-explorer, .admonition, figure { break-inside: avoid; }
@@ -68,7 +69,7 @@ a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-co
 pre, .highlight { white-space: pre-wrap !important; word-break: break-word; break-inside: avoid; }
 table { break-inside: auto; font-size: 9pt; }
 tr, figure, .math { break-inside: avoid; }
-h1, h2, h3 { break-after: avoid; }
+h1, h2, h3 { break-after: avoid; break-inside: avoid; }
 .pst-scrollable-table-container { overflow: visible !important; }
 """
 
