@@ -580,11 +580,12 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
                                   context={"include": [[main]], "exclude": [[".highlight"]]})
             for line in _axe_lines(dark_axe):
                 report.add("dark", "dark mode: " + line)
+            lap("dark")
             await page.set_viewport_size(PHONE)
             for line in await page.evaluate(PHONE_FIT):
                 if "shows its result" not in line:       # the solutions check has opened every dropdown
                     report.add("phone", f"at 390 px, dark: {line}")
-        lap("dark")
+        lap("phone dark")
     except Exception as exc:  # a crash of the visit is a problem of the page, reported, not hidden
         report.add("load", f"visiting the page failed: {type(exc).__name__}: {exc}")
     finally:
