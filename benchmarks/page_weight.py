@@ -60,7 +60,7 @@ async def weigh(root: Path, pages: list[str]) -> list[dict]:
                                     else r.abort("blockedbyclient"))
                 page = await context.new_page()
                 finished = []
-                page.on("requestfinished", lambda r: finished.append(r))
+                page.on("requestfinished", lambda r, seen=finished: seen.append(r))
                 await page.goto(server.base_url + page_path, wait_until="load")
                 await page.evaluate(WAIT_FOR_MATH)
                 await page.wait_for_load_state("networkidle")
