@@ -57,6 +57,7 @@ body { font-size: 10.5pt; display: block !important; }
 .pdf-toc li .pdf-toc-num { min-width: 2.2em; text-align: right; }
 .pdf-toc a { color: inherit; text-decoration: none; }
 a { color: #0b4f91; }
+a.pdf-self-link { color: inherit; text-decoration: none; }
 a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-controls,
 .netlab-explorer-note, .netlab-exercise-input, .netlab-exercise-check, .netlab-exercise-feedback,
 .netlab-exercise label, .netlab-exercise-note, .netlab-answers, .netlab-answers-downloads, details > summary,
@@ -121,6 +122,12 @@ def _article(root: Path, page: str, pages: set[str]) -> str:
         el["class"] = [c for c in el["class"] if c != "toggle-hidden"]
     for el in article.find_all(id=True):
         el["id"] = f"{key}--{el['id']}"
+    for h2 in article.find_all("h2", id=True):   # a heading with an id of its own (the registry's): its text links
+        link = soup.new_tag("a", href=f"#{h2['id']}")   # to itself, so Chromium writes the id as a named destination
+        link["class"] = "pdf-self-link"                 # (it writes only the ids a link points to) for its bookmark
+        for child in list(h2.children):
+            link.append(child.extract())
+        h2.append(link)
     for a in article.find_all("a", href=True):
         href = a["href"]
         if re.match(r"^[a-z]+:", href) or href.startswith("//"):
@@ -194,8 +201,9 @@ def outline(root: Path, order) -> list[tuple[str, str, list[tuple[str, str]]]]:
         children = []
         for h2 in article.find_all("h2"):
             section = h2.find_parent("section")
-            if section is not None and section.get("id"):
-                children.append((_heading(h2), f"{key}--{section['id']}"))
+            anchor = h2.get("id") or (section.get("id") if section is not None else None)
+            if anchor:
+                children.append((_heading(h2), f"{key}--{anchor}"))
         items.append((_heading(h1) if h1 else title, key, children))
     return items
 
@@ -239,7 +247,8 @@ def write_outline(pdf_path: Path, items) -> int:
         count = 0
         for i, (num, entry) in enumerate(zip(ids, entries)):
             title, dest, kids = entry if len(entry) == 3 else (*entry, [])
-            body = b"<< /Title " + _pdf_text(title) + b" /Parent %d 0 R /Dest " % parent + _pdf_name(dest)
+            target = _pdf_name(dest) if isinstance(dest, str) else b"[%d 0 R /Fit]" % dest.idnum
+            body = b"<< /Title " + _pdf_text(title) + b" /Parent %d 0 R /Dest " % parent + target
             if i:
                 body += b" /Prev %d 0 R" % ids[i - 1]
             if i + 1 < len(ids):
@@ -251,6 +260,26 @@ def write_outline(pdf_path: Path, items) -> int:
             count += 1
         return ids[0], ids[-1], count
 
+    # a heading whose id Chromium did not write as a destination (it writes those a link points to): its
+    # bookmark opens the first page, from its part's start on, where its text is
+    named = {str(k).lstrip("/") for k in reader.named_destinations}
+    missing = [(i, j) for i, (_, dest, kids) in enumerate(items) for j, (_, d) in enumerate(kids) if d not in named]
+    if missing:
+        import pypdfium2 as pdfium
+
+        squeeze = lambda s: re.sub(r"\W+", "", s).lower()  # noqa: E731
+        doc = pdfium.PdfDocument(str(pdf_path))
+        try:
+            texts = [squeeze(doc[k].get_textpage().get_text_bounded()) for k in range(len(doc))]
+        finally:
+            doc.close()
+        items = [(title, dest, list(kids)) for title, dest, kids in items]
+        for i, j in missing:
+            parent = reader.named_destinations.get("/" + items[i][1]) or reader.named_destinations.get(items[i][1])
+            start = reader.get_destination_page_number(parent) if parent is not None else 0
+            title, _ = items[i][2][j]
+            page = next((k for k in range(start, len(texts)) if squeeze(title) in texts[k]), start)
+            items[i][2][j] = (title, reader.pages[page].indirect_reference)
     first, last, count = chain(top, items)
     objects[top] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first, last, count)
     out = BytesIO()

@@ -150,7 +150,7 @@ def _headings(page_html: str) -> list[str]:
 
     article = page_html[page_html.index('<article class="bd-article"'):page_html.index("</article>")]
     heads = []
-    for _, inner in re.findall(r"<h([12])>(.*?)</h\1>", article, re.S):
+    for _, inner in re.findall(r"<h([12])(?:\s[^>]*)?>(.*?)</h\1>", article, re.S):
         inner = re.sub(r'<a class="headerlink".*?</a>', "", inner, flags=re.S)
         heads.append(" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", inner)).split()).replace(" .", "."))
     return heads
