@@ -56,6 +56,8 @@ Reading fixes:
   "write down your guess" (a section whose first cell already hides its output is left alone);
 - every lab page says how to run it: in the browser as it is, on Binder or Colab, or locally,
   and links the notebook and ``netlab-labs.zip`` (every lab, outputs cleared, one archive);
+- a page loads sphinx-design's stylesheet and script, and netlab's checker and explorer
+  scripts, only if it uses them (no page uses sphinx-design);
 - the widget state Jupyter saves in a notebook (``application/vnd.jupyter.widget-state+json``)
   is not shipped: the site never loads widget JavaScript, so nothing reads it (1.29 MB over
   the 11 labs).
@@ -88,6 +90,19 @@ FONTAWESOME_JS = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawe
 # the search page loads it when a reader searches)
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>')
 BIBLIOENTRY = re.compile(r'(<div class="citation" id="[^"]*" )role="doc-biblioentry"')
+# assets a page loads only when it uses them: sphinx-design (no page uses it; 62 KB), netlab's checker
+# and explorer scripts (29 KB) on pages without an exercise or an explorer
+SD_ASSETS = re.compile(r'\s*(?:<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />'
+                       r'|<script [^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>)')
+NETLAB_SCRIPT = re.compile(r'\s*<script src="[^"]*_static/netlab-(exercise|explorer)\.js[^"]*"></script>')
+
+
+def _unused_assets(page: str) -> str:
+    if not re.search(r'class="(?:[^"]* )?sd-', page):
+        page = SD_ASSETS.sub("", page)
+    return NETLAB_SCRIPT.sub(lambda m: m.group(0) if f'class="netlab-{m.group(1)}' in page else "", page)
+
+
 DIAGRAM_IMG = re.compile(r'(<img [^>]*class="netlab-diagram[^"]*" src="([^"]+\.svg)" style=")([^"]*)(")')
 SVG_FONT = re.compile(r"font-size:\s*([0-9.]+)px")
 SVG_VIEWBOX = re.compile(r'viewBox="[0-9.\-]+ [0-9.\-]+ ([0-9.]+) [0-9.]+"')
@@ -135,6 +150,7 @@ def _mend_html(app, exc) -> None:
         mended = BIBLIOENTRY.sub(r'\1role="listitem"', mended)
         mended = FONTAWESOME_JS.sub("", mended)
         mended = WIDGET_STATE.sub("", mended)
+        mended = _unused_assets(mended)
         mended = DIAGRAM_IMG.sub(functools.partial(_diagram_width, page=path), mended)
         if path.name != "search.html":
             mended = SEARCH_SCRIPTS.sub("", mended)
