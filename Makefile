@@ -17,7 +17,7 @@ export NETLAB_PYODIDE_CACHE := $(abspath .cache/pyodide)
 # Each notebook runs once: nbmake executes copies in $(SRC) and keeps their outputs; the book is then
 # built from the copies with execution off. ($(SRC) sits beside $(BUILD_DIR): nbmake skips `_build`.)
 SRC := $(BUILD_DIR)-src
-BOOK_SOURCES := book labs _static _config.yml _toc.yml
+BOOK_SOURCES := book labs _static _config.yml _toc.yml CHANGELOG.md CITATION.cff
 NBMAKE := --nbmake --nbmake-timeout=300 --overwrite $(SRC)/labs $(SRC)/book
 # Only the notebook run loads nbmake's pytest plugin, whose imports are slow; the others leave it out.
 NB_PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider

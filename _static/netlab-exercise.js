@@ -239,27 +239,263 @@
     return [v[0], message];
   }
 
+  // --- an exercise of one's own, and answers to hand in -----------------------------------------
+  // A varied exercise carries its variants (script.netlab-exercise-variants): each a prompt, its
+  // params and its spec written against variant 0's (netlab.exercises.variant_delta). The student's
+  // name picks one (netlab.exercises.variant_index: FNV-1a of the name and the key). Answers and
+  // verdicts are kept in localStorage, per lab, and downloaded as the report of
+  // netlab.exercises.Answers (JSON) and report_markdown (Markdown). Nothing leaves the browser.
+
+  var STUDENT_KEY = "netlab.student", REPORT_FORMAT = "netlab-answers/1", memory = {};
+
+  function load(name) {
+    try { var v = window.localStorage.getItem(name); return v === null ? memory[name] || null : v; }
+    catch (e) { return memory[name] || null; }
+  }
+
+  function store(name, value) {
+    memory[name] = value;
+    try { window.localStorage.setItem(name, value); } catch (e) { /* private mode: this visit only */ }
+  }
+
+  // netlab.exercises.student_id: NFC, spaces collapsed, lower case.
+  function studentId(name) {
+    return String(name || "").normalize("NFC").split(/\s+/).filter(Boolean).join(" ").toLowerCase();
+  }
+
+  // netlab.exercises.stable_hash: FNV-1a, 32 bits, over the UTF-8 bytes.
+  function stableHash(text) {
+    var bytes = new TextEncoder().encode(text), h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) { h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0; }
+    return h >>> 0;
+  }
+
+  function variantIndex(name, key, n) {
+    var who = studentId(name);
+    if (!who || n <= 1) { return 0; }
+    return 1 + stableHash(who + "\n" + key) % (n - 1);
+  }
+
+  // netlab.exercises.variant_spec
+  function variantSpec(delta, base) {
+    var spec = {answer: delta.answer};
+    ["rel_tol", "unit", "quantity", "scale"].forEach(function (k) { spec[k] = has(delta, k) ? delta[k] : base[k]; });
+    spec.slips = delta.slips.map(function (slip, i) {
+      if (typeof slip === "number") { return base.slips[slip]; }
+      var copy = {};
+      Object.keys(slip).forEach(function (k) { if (k !== "whole") { copy[k] = slip[k]; } });
+      if (!slip.whole) { copy.text = base.slips[i].text; }
+      return copy;
+    });
+    return spec;
+  }
+
+  function student() { return (load(STUDENT_KEY) || "").split(/\s+/).filter(Boolean).join(" "); }
+
+  function labId() {
+    var last = window.location.pathname.split("/").pop() || "index.html";
+    return last.replace(/\.html?$/, "") || "index";
+  }
+
+  function labTitle() {
+    var h1 = document.querySelector("article.bd-article h1") || document.querySelector("h1");
+    if (!h1) { return labId(); }
+    var clone = h1.cloneNode(true);
+    clone.querySelectorAll(".headerlink").forEach(function (a) { a.remove(); });
+    return strip(clone.textContent).replace(/\s+/g, " ");
+  }
+
+  function saved() {
+    try { return JSON.parse(load("netlab.answers." + labId()) || "{}") || {}; } catch (e) { return {}; }
+  }
+
+  function now() { return new Date().toISOString().replace(/\.\d{3}Z$/, "Z"); }
+
+  var FORMS = window.netlabExerciseForms = window.netlabExerciseForms || [];
+
+  function pick(form) {
+    var name = student(), n = form.variants ? form.variants.length : 1;
+    form.index = variantIndex(name, form.key, n);
+    var v = form.variants ? form.variants[form.index] : null;
+    form.spec = v ? variantSpec(v.spec, form.base) : form.base;
+    form.prompt = v ? v.prompt : form.promptEl.textContent;
+    form.params = v ? v.params : {};
+    if (v) {
+      form.promptEl.textContent = v.prompt;
+      form.whoEl.textContent = name ? "Your own numbers (variant " + form.index + " of " + (n - 1) + ", for " + name + ")."
+                                    : "Enter your name or ID at the top of the page to get your own numbers.";
+    }
+    var entry = saved()[form.key];
+    form.input.value = "";
+    form.feedback.textContent = "";
+    form.feedback.className = "netlab-exercise-feedback";
+    if (entry && entry.variant === form.index && entry.attempts > 0) {
+      form.input.value = entry.answer;
+      show(form, verdict(form.spec, entry.answer));
+    }
+  }
+
+  function show(form, v) {
+    form.feedback.textContent = v[1];
+    form.feedback.className = "netlab-exercise-feedback " + (v[0] ? "correct" : "wrong");
+  }
+
   function setUp(root) {
     if (root.dataset.ready === "1") { return; }
-    var spec = JSON.parse(root.dataset.spec);
-    var input = root.querySelector(".netlab-exercise-input");
+    var variants = root.querySelector("script.netlab-exercise-variants");
+    var form = {root: root, key: root.dataset.key, base: JSON.parse(root.dataset.spec),
+                variants: variants ? JSON.parse(variants.textContent) : null,
+                promptEl: root.querySelector(".netlab-exercise-prompt"),
+                input: root.querySelector(".netlab-exercise-input"),
+                feedback: root.querySelector(".netlab-exercise-feedback")};
+    if (form.variants) {
+      form.whoEl = document.createElement("p");
+      form.whoEl.className = "netlab-exercise-who";
+      form.promptEl.insertAdjacentElement("afterend", form.whoEl);
+    }
     var button = root.querySelector(".netlab-exercise-check");
-    var feedback = root.querySelector(".netlab-exercise-feedback");
 
     function check() {
-      var v = verdict(spec, input.value);
-      feedback.textContent = v[1];
-      feedback.className = "netlab-exercise-feedback " + (v[0] ? "correct" : "wrong");
+      var typed = strip(form.input.value), v = verdict(form.spec, typed);
+      show(form, v);
+      var all = saved(), entry = all[form.key], time = now();
+      if (!entry || entry.variant !== form.index) {
+        entry = {attempts: 0, first_attempt: time};
+      }
+      entry.variant = form.index;
+      entry.answer = typed;
+      entry.correct = v[0];
+      entry.verdict = v[1];
+      entry.attempts += 1;
+      entry.last_attempt = time;
+      all[form.key] = entry;
+      store("netlab.answers." + labId(), JSON.stringify(all));
     }
 
     button.addEventListener("click", check);
-    input.addEventListener("keydown", function (event) { if (event.key === "Enter") { check(); } });
+    form.input.addEventListener("keydown", function (event) { if (event.key === "Enter") { check(); } });
     root.dataset.ready = "1";
+    FORMS.push(form);
+    pick(form);
   }
 
-  function setUpAll() { document.querySelectorAll(".netlab-exercise").forEach(setUp); }
+  // The report, as netlab.exercises.Answers.report writes it.
+  function report() {
+    var all = saved();
+    var rows = FORMS.map(function (form) {
+      var e = all[form.key], mine = e && e.variant === form.index;
+      return {key: form.key, prompt: form.prompt, variant: form.index, params: form.params, unit: form.spec.unit,
+              answer: mine ? e.answer : "", correct: mine ? e.correct : false, verdict: mine ? e.verdict : "",
+              attempts: mine ? e.attempts : 0, first_attempt: mine ? e.first_attempt : "",
+              last_attempt: mine ? e.last_attempt : ""};
+    });
+    return {format: REPORT_FORMAT, name: student(), lab: labId(), title: labTitle(), created: now(), exercises: rows,
+            score: {correct: rows.filter(function (r) { return r.correct; }).length,
+                    answered: rows.filter(function (r) { return r.attempts > 0; }).length, total: rows.length}};
+  }
 
-  window.netlabExercise = {verdict: verdict, read: read, judge: judge, fmt: fmt, tables: tables};
+  // netlab.exercises.report_markdown, line for line.
+  function markdown(r) {
+    var s = r.score, lines = ["# Answers: " + r.title, "", "- Name: " + (r.name || "(none given)"), "- Lab: " + r.lab,
+      "- Written: " + r.created, "- Score: " + s.correct + " of " + s.total + " right (" + s.answered + " answered)", ""];
+    r.exercises.forEach(function (ex, i) {
+      var verdictText = ex.correct ? "correct" : (!ex.attempts ? "not answered" : "not yet correct");
+      lines.push("## " + (i + 1) + ". " + ex.prompt, "",
+        "- Answer: " + (ex.answer ? ex.answer : "(none)") + (ex.unit ? " (in " + ex.unit + ")" : ""),
+        "- Verdict: " + verdictText + (ex.verdict ? ": " + ex.verdict : ""),
+        "- Attempts: " + ex.attempts + (ex.attempts ? ", first " + ex.first_attempt + ", last " + ex.last_attempt : ""),
+        "- Exercise: " + ex.key + ", variant " + ex.variant, "");
+    });
+    return lines.join("\n");
+  }
+
+  function download(kind) {
+    var r = report(), text = kind === "json" ? JSON.stringify(r, null, 1) : markdown(r);
+    var blob = new Blob([text], {type: kind === "json" ? "application/json" : "text/markdown"});
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = r.lab + "-answers." + (kind === "json" ? "json" : "md");
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 500);
+  }
+
+  function downloads() {
+    var p = document.createElement("p");
+    p.className = "netlab-answers-downloads";
+    p.appendChild(document.createTextNode("Download my answers: "));
+    [["md", "Markdown (to read)"], ["json", "JSON (to grade)"]].forEach(function (pair, i) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "netlab-answers-" + pair[0];
+      b.textContent = pair[1];
+      b.addEventListener("click", function () { download(pair[0]); });
+      if (i) { p.appendChild(document.createTextNode(" ")); }
+      p.appendChild(b);
+    });
+    return p;
+  }
+
+  // The panel at the top of a page with exercises: the name, and the downloads (again after the last exercise).
+  function panel() {
+    if (!FORMS.length || document.querySelector(".netlab-answers")) { return; }
+    var box = document.createElement("div");
+    box.className = "netlab-answers";
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", "Your answers");
+    var intro = document.createElement("p");
+    intro.innerHTML = "<strong>Your answers</strong> to the exercises below stay in this browser (nothing is sent " +
+      "anywhere) and survive a reload. Give your name or student ID to get your own numbers, then download " +
+      "your answers to hand them in.";
+    var label = document.createElement("label");
+    label.htmlFor = "netlab-student";
+    label.textContent = "Name or student ID: ";
+    var input = document.createElement("input");
+    input.type = "text";
+    input.id = "netlab-student";
+    input.className = "netlab-student";
+    input.autocomplete = "off";
+    input.value = student();
+    var save = document.createElement("button");
+    save.type = "button";
+    save.className = "netlab-student-save";
+    save.textContent = "Use this name";
+    var status = document.createElement("p");
+    status.className = "netlab-answers-status";
+    status.setAttribute("aria-live", "polite");
+    function use() {
+      store(STUDENT_KEY, input.value.split(/\s+/).filter(Boolean).join(" "));
+      FORMS.forEach(pick);
+      status.textContent = student() ? "The exercises now show the numbers of " + student() + "."
+                                     : "No name: the exercises show the lab's own numbers.";
+    }
+    save.addEventListener("click", use);
+    input.addEventListener("keydown", function (event) { if (event.key === "Enter") { use(); } });
+    box.append(intro, label, input, document.createTextNode(" "), save, status, downloads());
+    var h1 = document.querySelector("article.bd-article h1") || document.querySelector("article h1");
+    var anchor = h1 ? (h1.closest("section") || h1.parentNode) : null;
+    if (h1 && anchor) {
+      var next = h1.nextElementSibling;
+      while (next && next.matches("p, ul, ol")) { next = next.nextElementSibling; }
+      anchor.insertBefore(box, next && next.parentNode === anchor ? next : null);
+    } else {
+      FORMS[0].root.insertAdjacentElement("beforebegin", box);
+    }
+    var last = FORMS[FORMS.length - 1].root;
+    var after = last.closest(".cell") || last;
+    var tail = downloads();
+    tail.classList.add("netlab-answers-tail");
+    after.insertAdjacentElement("afterend", tail);
+  }
+
+  function setUpAll() {
+    document.querySelectorAll(".netlab-exercise").forEach(setUp);
+    panel();
+  }
+
+  window.netlabExercise = {verdict: verdict, read: read, judge: judge, fmt: fmt, tables: tables,
+                          variantIndex: variantIndex, stableHash: stableHash, variantSpec: variantSpec,
+                          report: report, markdown: markdown};
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUpAll);

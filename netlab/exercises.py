@@ -739,3 +739,371 @@ def _judge(given: float, spec: dict) -> Feedback:
         return Feedback(False, _say("close", unit, tol=fmt(100 * rel_tol, 3)), ratio)
     return Feedback(False, _say("too_high" if ratio > 1 else "too_low", unit, factor=fmt(max(ratio, 1 / ratio), 3)),
                     ratio)
+
+
+# ---------------------------------------------------------------------------------------------
+# An exercise of one's own.  A varied exercise is one question asked with several sets of numbers
+# (its variants), each a NumericExercise whose answer netlab computes when the lab runs. A student
+# who gives a name or an ID gets one variant, chosen by a stable hash of the name and the
+# exercise's key, the same in Python and in the browser (_static/netlab-exercise.js). Variant 0
+# is the lab's own scenario, the one its worked solution uses: a named student never gets it.
+
+FNV_OFFSET = 0x811C9DC5
+FNV_PRIME = 0x01000193
+
+
+def student_id(name: str) -> str:
+    """A name or ID as the variants read it: NFC, spaces collapsed, lower case (``" Ada  LOVELACE"`` ->
+    ``"ada lovelace"``). The browser normalises the same way."""
+    import unicodedata
+
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (a student's name or ID), got {type(name).__name__} {name!r:.80}")
+    return " ".join(unicodedata.normalize("NFC", name).split()).lower()
+
+
+def stable_hash(text: str) -> int:
+    """FNV-1a (32 bits) of ``text`` in UTF-8: the same number in every Python and in the browser."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__} {text!r:.80}")
+    h = FNV_OFFSET
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFF
+    return h
+
+
+def variant_index(name: str, key: str, n_variants: int) -> int:
+    """The variant of exercise ``key`` that the student ``name`` gets, out of ``n_variants``.
+
+    No name (or a single variant) gives variant 0, the lab's own numbers; a name gives one of
+    1..n_variants-1, from :func:`stable_hash` of the normalised name, a newline and the key.
+    """
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key must be a non-empty string, got {key!r}")
+    n = validate.integer("n_variants", n_variants, minimum=1)
+    who = student_id(name)
+    if not who or n == 1:
+        return 0
+    return 1 + stable_hash(who + "\n" + key) % (n - 1)
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One set of numbers of a varied exercise: its ``params``, its ``prompt``, its ``exercise``."""
+
+    index: int
+    params: dict
+    prompt: str
+    exercise: NumericExercise
+
+    def __repr__(self) -> str:
+        return f"Variant {self.index}: {self.prompt} -> {fmt(self.exercise.answer)} {self.exercise.unit}".rstrip()
+
+
+@dataclass(frozen=True, eq=False)
+class VariedExercise:
+    """A question with several sets of numbers (see :func:`varied`); variant 0 is the lab's own."""
+
+    key: str
+    prompt: str                     # the template, with {fields}
+    variants: tuple[Variant, ...]
+
+    @property
+    def default(self) -> NumericExercise:
+        return self.variants[0].exercise
+
+    @property
+    def answer(self) -> float:
+        """The answer of variant 0 (the lab's own numbers)."""
+        return self.default.answer
+
+    @property
+    def unit(self) -> str:
+        return self.default.unit
+
+    @property
+    def rel_tol(self) -> float:
+        return self.default.rel_tol
+
+    def for_student(self, name: str) -> Variant:
+        """The variant the student ``name`` gets (variant 0 for no name)."""
+        return self.variants[variant_index(name, self.key, len(self.variants))]
+
+    def spec(self) -> dict:
+        """The checker's spec of variant 0 (see :meth:`NumericExercise.spec`)."""
+        return self.default.spec()
+
+    def check(self, value, student: str = "") -> Feedback:
+        """Feedback on ``value`` for the variant of ``student`` (variant 0 without one)."""
+        return self.for_student(student).exercise.check(value)
+
+    def answers(self) -> list[dict]:
+        """Every variant's numbers and answer, for the instructor: index, params, prompt, answer, unit."""
+        return [{"variant": v.index, "params": v.params, "prompt": v.prompt, "answer": v.exercise.answer,
+                 "unit": v.exercise.unit} for v in self.variants]
+
+    def __repr__(self) -> str:
+        return f"VariedExercise({self.key}: {len(self.variants)} variants of {self.prompt!r})"
+
+    def variants_json(self) -> list[dict]:
+        """The variants as the page carries them: prompt, params and spec, each spec written against
+        variant 0's (see :func:`variant_delta`)."""
+        base = self.default.spec()
+        return [{"prompt": v.prompt, "params": _shown(v.params), "spec": variant_delta(v.exercise.spec(), base)}
+                for v in self.variants]
+
+    def _repr_html_(self) -> str:
+        form = self.default._repr_html_()
+        text = json.dumps(self.variants_json(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+        script = f'<script type="application/json" class="netlab-exercise-variants">{text}</script>'
+        head, sep, tail = form.partition('<p class="netlab-exercise-prompt">')
+        return head.replace('class="netlab-exercise" ', 'class="netlab-exercise netlab-varied" ', 1) + script + sep + tail
+
+
+def _need_spec(name: str, spec) -> None:
+    if not isinstance(spec, dict) or not {"answer", "rel_tol", "unit", "quantity", "scale", "slips"} <= set(spec):
+        raise TypeError(f"{name} must be an exercise's spec (a dict from NumericExercise.spec()), got {spec!r:.80}")
+
+
+def variant_delta(spec: dict, base: dict) -> dict:
+    """``spec`` written against ``base`` (variant 0's spec), as short as the page can carry it: the
+    answer, and each slip as the index of the same slip in ``base``, or its own numbers (its text
+    taken from ``base``'s slip at the same place when that is the same), or whole.
+    :func:`variant_spec` undoes it; so does the browser."""
+    _need_spec("spec", spec)
+    _need_spec("base", base)
+    out: dict = {"answer": spec["answer"]}
+    for k in ("rel_tol", "unit", "quantity", "scale"):
+        if spec[k] != base[k]:
+            out[k] = spec[k]
+    slips: list = []
+    for i, slip in enumerate(spec["slips"]):
+        if slip in base["slips"]:
+            slips.append(base["slips"].index(slip))
+        elif i < len(base["slips"]) and "text" in slip and base["slips"][i].get("text") == slip["text"] \
+                and set(slip) == set(base["slips"][i]):
+            slips.append({k: v for k, v in slip.items() if k != "text"})
+        else:
+            slips.append(dict(slip, whole=True))
+    out["slips"] = slips
+    return out
+
+
+def variant_spec(delta: dict, base: dict) -> dict:
+    """The full spec of a variant from :func:`variant_delta`'s form and variant 0's ``base``."""
+    if not isinstance(delta, dict) or not isinstance(delta.get("slips"), list) or "answer" not in delta:
+        raise TypeError(f"delta must be a variant's spec as variant_delta writes it, got {delta!r:.80}")
+    _need_spec("base", base)
+    spec = {k: delta.get(k, base[k]) for k in ("rel_tol", "unit", "quantity", "scale")}
+    spec["answer"] = delta["answer"]
+    slips = []
+    for i, slip in enumerate(delta["slips"]):
+        if isinstance(slip, int):
+            slips.append(dict(base["slips"][slip]))
+        elif slip.get("whole"):
+            slips.append({k: v for k, v in slip.items() if k != "whole"})
+        else:
+            slips.append(dict(slip, text=base["slips"][i]["text"]))
+    spec["slips"] = slips
+    return {"answer": spec["answer"], "rel_tol": spec["rel_tol"], "unit": spec["unit"], "quantity": spec["quantity"],
+            "scale": spec["scale"], "slips": slips}
+
+
+def _shown(params: dict) -> dict:
+    """Parameters as JSON can carry them (numbers and text)."""
+    return {k: (v if isinstance(v, (int, float, str)) and not isinstance(v, bool) else str(v)) for k, v in params.items()}
+
+
+def _grid(params) -> list[dict]:
+    """Every combination of ``params`` (a mapping of name -> values: the first of each is the lab's own),
+    or the variants as listed (a sequence of mappings)."""
+    import itertools
+
+    if isinstance(params, dict):
+        if not params:
+            raise ValueError("params must name at least one parameter, got {}")
+        names = list(params)
+        lists = []
+        for name in names:
+            values = validate.sequence(f"params[{name!r}]", params[name], "a list of values")
+            if not values:
+                raise ValueError(f"params[{name!r}] must list at least one value, got {params[name]!r}")
+            lists.append(values)
+        return [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+    rows = validate.sequence("params", params, "a dict of name -> values, or a list of dicts")
+    if not rows or not all(isinstance(r, dict) and r for r in rows):
+        raise ValueError("params must be a dict of name -> values, or a non-empty list of non-empty dicts")
+    return [dict(r) for r in rows]
+
+
+MAX_VARIANTS = 256
+
+
+def _for(slips, params: dict):
+    """A variant's slips: ``slips(**params)`` if a callable, else ``slips`` as given."""
+    return slips(**params) if callable(slips) else slips
+
+
+def varied(key: str, prompt: str, params, answer, unit: str = "", rel_tol: float = 0.02,
+           extra_slips=(), wrong_answers=(), quantity: str | None = None) -> VariedExercise:
+    """A :func:`numeric` exercise asked with several sets of numbers: one per student.
+
+    Parameters
+    ----------
+    key : str
+        A short id, unique on its page (``"ex-bdp"``).
+    prompt : str
+        The question with ``{fields}`` for the parameters, as ``str.format`` fills them
+        (``"Bytes in flight at {rate_gbps} Gb/s and a {rtt_us} µs RTT, in KB"``).
+    params : dict of name -> list of values, or list of dicts
+        The grid: every combination of the lists is a variant, in order (so the first value of each
+        list makes variant 0, the lab's own numbers); or the variants as listed. At most 256.
+    answer : callable
+        ``answer(**params)`` -> the expected value, computed with netlab.
+    unit, rel_tol, quantity
+        As for :func:`numeric`, the same for every variant.
+    extra_slips, wrong_answers : tuple of pairs, or callable
+        As for :func:`numeric`; a callable is called with ``**params`` for each variant's own values.
+        Every variant is built by :func:`numeric`, so each variant's tolerance must separate its
+        answer from its slips, and none of its wrong values may be its answer rounded to 2 or 3
+        figures (a variant that breaks either rule raises ValueError naming it).
+    """
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key must be a non-empty string, got {key!r}")
+    if not isinstance(prompt, str) or not prompt:
+        raise ValueError(f"prompt must be a non-empty string with {{fields}}, got {prompt!r}")
+    if not callable(answer):
+        raise TypeError(f"answer must be a callable answer(**params) -> number, got {type(answer).__name__}")
+    grid = _grid(params)
+    if len(grid) > MAX_VARIANTS:
+        raise ValueError(f"params must make at most {MAX_VARIANTS} variants, got {len(grid)}")
+    variants = []
+    for i, p in enumerate(grid):
+        try:
+            text = prompt.format(**p)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"prompt {prompt!r} cannot be filled from params {p}: {exc}") from None
+        try:
+            ex = numeric(key, text, answer=answer(**p), unit=unit, rel_tol=rel_tol,
+                         extra_slips=_for(extra_slips, p), wrong_answers=_for(wrong_answers, p), quantity=quantity)
+        except ValueError as exc:
+            raise ValueError(f"variant {i} ({p}): {exc}") from None
+        for value, _ in ex.wrong_answers:
+            if _rounding_of(value, ex.answer, ROUNDED_FIRST):
+                raise ValueError(f"variant {i} ({p}): the wrong answer {value:g} is also the answer {ex.answer:g} "
+                                 "rounded to 2 or 3 figures, which the checker calls a rounding: choose other params")
+        variants.append(Variant(i, p, text, ex))
+    return VariedExercise(key, prompt, tuple(variants))
+
+
+# ---------------------------------------------------------------------------------------------
+# Answers a student can hand in.  The browser keeps each exercise's typed answer and verdict in
+# localStorage and downloads them as a report (Markdown to read, JSON to grade); in Jupyter,
+# Answers does the same. Both write the JSON below and the same Markdown (report_markdown).
+
+REPORT_FORMAT = "netlab-answers/1"
+#: Fields of each exercise in a report (the browser writes the same).
+REPORT_FIELDS = ("key", "prompt", "variant", "params", "unit", "answer", "correct", "verdict", "attempts",
+                 "first_attempt", "last_attempt")
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def report_markdown(report: dict) -> str:
+    """The Markdown form of a report (``report`` as :meth:`Answers.report` or the browser writes it)."""
+    if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT:
+        raise ValueError(f"report must be a dict with format {REPORT_FORMAT!r}, got {str(report)[:80]!r}")
+    score = report["score"]
+    lines = [f"# Answers: {report['title']}", "",
+             f"- Name: {report['name'] or '(none given)'}", f"- Lab: {report['lab']}",
+             f"- Written: {report['created']}",
+             f"- Score: {score['correct']} of {score['total']} right ({score['answered']} answered)", ""]
+    for i, ex in enumerate(report["exercises"], 1):
+        verdict = "correct" if ex["correct"] else ("not answered" if not ex["attempts"] else "not yet correct")
+        lines += [f"## {i}. {ex['prompt']}", "",
+                  f"- Answer: {ex['answer'] if ex['answer'] else '(none)'}" + (f" (in {ex['unit']})" if ex["unit"] else ""),
+                  f"- Verdict: {verdict}" + (f": {ex['verdict']}" if ex["verdict"] else ""),
+                  f"- Attempts: {ex['attempts']}"
+                  + (f", first {ex['first_attempt']}, last {ex['last_attempt']}" if ex["attempts"] else ""),
+                  f"- Exercise: {ex['key']}, variant {ex['variant']}", ""]
+    return "\n".join(lines)
+
+
+class Answers:
+    """A student's answers to one lab in Jupyter, written as the browser's report.
+
+    >>> from netlab import exercises
+    >>> ex = exercises.numeric("ex-one", "One plus one", answer=2.0)
+    >>> mine = exercises.Answers("Ada Lovelace", lab="lab00-demo", title="Lab 0: a demo")
+    >>> mine.check(ex, "3").correct, mine.check(ex, "2").correct
+    (False, True)
+    >>> mine.report()["score"]
+    {'correct': 1, 'answered': 1, 'total': 1}
+
+    :meth:`save` writes ``<lab>-answers.md`` and ``<lab>-answers.json``. A varied exercise is
+    checked (and reported) in the variant of ``name``: :meth:`question` shows its numbers.
+    """
+
+    def __init__(self, name: str, lab: str, title: str = ""):
+        self.name = " ".join(name.split()) if isinstance(name, str) else name
+        student_id(name)                       # TypeError on a non-string
+        if not isinstance(lab, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", lab):
+            raise ValueError(f"lab must be a page name such as 'lab02-links' (letters, digits, - _ .), got {lab!r}")
+        if not isinstance(title, str):
+            raise TypeError(f"title must be a string, got {type(title).__name__}")
+        self.lab, self.title = lab, title or lab
+        self._entries: dict[str, dict] = {}
+
+    def _pick(self, exercise) -> tuple[NumericExercise, int, dict]:
+        if isinstance(exercise, VariedExercise):
+            v = exercise.for_student(self.name)
+            return v.exercise, v.index, _shown(v.params)
+        if isinstance(exercise, NumericExercise):
+            return exercise, 0, {}
+        raise TypeError(f"exercise must be a NumericExercise or a VariedExercise, got {type(exercise).__name__}")
+
+    def question(self, exercise) -> str:
+        """The question as this student gets it (their variant's numbers)."""
+        return self._pick(exercise)[0].prompt
+
+    def add(self, exercise) -> None:
+        """List ``exercise`` in the report even before it is answered."""
+        ex, index, params = self._pick(exercise)
+        self._entries.setdefault(ex.key, {"key": ex.key, "prompt": ex.prompt, "variant": index, "params": params,
+                                          "unit": ex.unit, "answer": "", "correct": False, "verdict": "",
+                                          "attempts": 0, "first_attempt": "", "last_attempt": ""})
+
+    def check(self, exercise, value) -> Feedback:
+        """Check ``value`` on ``exercise`` (this student's variant) and record the attempt."""
+        ex, _, _ = self._pick(exercise)
+        feedback = ex.check(value)
+        self.add(exercise)
+        entry, now = self._entries[ex.key], _now()
+        entry.update(answer=str(value).strip(), correct=feedback.correct, verdict=feedback.message,
+                     attempts=entry["attempts"] + 1, last_attempt=now, first_attempt=entry["first_attempt"] or now)
+        return feedback
+
+    def report(self) -> dict:
+        """The report as a dict (what :meth:`save` writes as JSON)."""
+        rows = [dict(e) for e in self._entries.values()]
+        return {"format": REPORT_FORMAT, "name": self.name, "lab": self.lab, "title": self.title,
+                "created": _now(), "exercises": rows,
+                "score": {"correct": sum(r["correct"] for r in rows), "answered": sum(r["attempts"] > 0 for r in rows),
+                          "total": len(rows)}}
+
+    def save(self, folder=".") -> tuple[Path, Path]:
+        """Write ``<lab>-answers.md`` and ``<lab>-answers.json`` into ``folder``; return their paths."""
+        if not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"folder must be a path (a string or a Path), got {type(folder).__name__} {folder!r:.80}")
+        out = Path(folder)
+        if not out.is_dir():
+            raise ValueError(f"folder must be an existing directory, got {str(folder)!r}")
+        report = self.report()
+        md, js = out / f"{self.lab}-answers.md", out / f"{self.lab}-answers.json"
+        md.write_text(report_markdown(report), encoding="utf-8")
+        js.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+        return md, js

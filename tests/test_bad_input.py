@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import tempfile
 
 import numpy as np
 import pytest
@@ -55,6 +56,10 @@ TABLES = P.api_tables(exclude=("tests.test_bad_input",))
 
 
 # --- what a user does next with an accepted value --------------------------------------------------
+def _varied():
+    return exercises.varied("ex", "{n} s?", {"n": [1, 2]}, answer=lambda n: 2.0 * n, unit="s")
+
+
 def _run(flow=None, leaf_spine=False, **network_kwargs):
     """A small network with one 20 kB flow, run to the end; its result must be in range."""
     if leaf_spine:
@@ -276,6 +281,29 @@ CASES = {
     exercises.NumericExercise.check: Case(dict(value="2 s"), make=lambda: exercises.numeric("ex", "How long?",
                                                                                              2.0, "s")),
     exercises.NumericExercise.spec: Case(make=lambda: exercises.numeric("ex", "How long?", 2.0, "s")),
+    exercises.student_id: Case(dict(name="Ada")),
+    exercises.stable_hash: Case(dict(text="Ada")),
+    exercises.variant_index: Case(dict(name="Ada", key="ex", n_variants=4)),
+    exercises.varied: Case(dict(key="ex", prompt="{n} s?", params={"n": [1, 2]}, answer=lambda n: 2.0 * n, unit="s")),
+    exercises.variant_delta: Case(dict(spec=exercises.numeric("ex", "q", 3.0, "s").spec(),
+                                       base=exercises.numeric("ex", "q", 2.0, "s").spec())),
+    exercises.variant_spec: Case(dict(delta={"answer": 3.0, "slips": [0]},
+                                      base=exercises.numeric("ex", "q", 2.0, "s").spec())),
+    exercises.report_markdown: Case(dict(report=exercises.Answers("Ada", "lab00").report())),
+    exercises.Answers: Case(dict(name="Ada", lab="lab00")),
+    exercises.Answers.check: Case(dict(exercise=exercises.numeric("ex", "q", 2.0, "s"), value="2 s"),
+                                  make=lambda: exercises.Answers("Ada", "lab00")),
+    exercises.Answers.add: Case(dict(exercise=exercises.numeric("ex", "q", 2.0, "s")),
+                                make=lambda: exercises.Answers("Ada", "lab00")),
+    exercises.Answers.question: Case(dict(exercise=exercises.numeric("ex", "q", 2.0, "s")),
+                                     make=lambda: exercises.Answers("Ada", "lab00")),
+    exercises.Answers.report: Case(make=lambda: exercises.Answers("Ada", "lab00")),
+    exercises.Answers.save: Case(dict(folder=tempfile.gettempdir()), make=lambda: exercises.Answers("Ada", "lab00")),
+    exercises.VariedExercise.for_student: Case(dict(name="Ada"), make=lambda: _varied()),
+    exercises.VariedExercise.check: Case(dict(value="2 s"), make=lambda: _varied()),
+    exercises.VariedExercise.spec: Case(make=lambda: _varied()),
+    exercises.VariedExercise.answers: Case(make=lambda: _varied()),
+    exercises.VariedExercise.variants_json: Case(make=lambda: _varied()),
 }
 
 # Why a public callable is not swept. A key is a callable's label, or a module or class label that
@@ -356,7 +384,7 @@ RESULT_RECORDS = [
     "netlab.collectives.nccl_log.Hop", "netlab.collectives.nccl_log.NcclLog",
     "netlab.collectives.on_topology.ScheduleTime", "netlab.collectives.schedules.Transfer",
     "netlab.collectives.schedules.Schedule", "netlab.exercises.Feedback", "netlab.exercises.NumericExercise",
-    "netlab.exercises.Reading", "netlab.fabric.clos.Fabric", "netlab.fabric.ecmp.Collisions",
+    "netlab.exercises.Reading", "netlab.exercises.Variant", "netlab.exercises.VariedExercise", "netlab.fabric.clos.Fabric", "netlab.fabric.ecmp.Collisions",
     "netlab.fabric.ecmp.MonteCarlo", "netlab.fabric.experiments.FabricRun", "netlab.fabric.flowlevel.FlowLevelRun",
     "netlab.links.AlphaBeta", "netlab.links.PathTime", "netlab.links.LinkDelay", "netlab.longhaul.distance.LongLink",
     "netlab.longhaul.distance.TwoSiteAllReduce", "netlab.longhaul.experiments.WindowRun",

@@ -389,7 +389,7 @@ def test_chapter_verdicts_agree_with_the_claims_appendix():
     assert _stale_verdicts(old, "C3") == ["holds"] and _stale_verdicts("**Verdict on E4: qualified.**", "E4")
     for claim in ("C3", "E4", "E7"):
         assert re.search(rf"^\| {claim} .*?\| does not hold \|", table, re.M), claim
-        for page in root.glob("ch*.md"):
+        for page in root.glob("ch[0-9]*.md"):
             stale = _stale_verdicts(page.read_text(encoding="utf-8"), claim)
             assert not stale, f"{page.name} says {claim} {stale}; the appendix says 'does not hold'"
 

@@ -474,7 +474,7 @@ def _lab_tempting(path):
     out = {}
     for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
         src = "".join(cell["source"])
-        for m in re.finditer(r'^(ex_\w+) = exercises\.numeric\(\s*"([\w-]+)"', src, re.M):
+        for m in re.finditer(r'^(ex_\w+) = exercises\.(?:numeric|varied)\(\s*"([\w-]+)"', src, re.M):
             names[m.group(1)] = m.group(2)
         if cell["cell_type"] == "code" and "remove-cell" in cell["metadata"].get("tags", []) and "TEMPTING = {" in src:
             for node in ast.walk(ast.parse(src)):
@@ -514,3 +514,93 @@ def test_two_named_values_closer_than_their_tolerance_each_get_their_own_message
                            wrong_answers=((4096, "no core"), (4160, "k core switches")))
     assert ex.check(4096).message == "Not yet: no core" and ex.check(4160).message == "Not yet: k core switches"
     assert ex.check(4150).message == "Not yet: k core switches" and ex.check(4100).message == "Not yet: no core"
+
+
+# --- an exercise of one's own (variants) and answers to hand in -------------------------------
+
+def test_stable_hash_is_fnv1a_32():
+    # published FNV-1a 32-bit test vectors (offset basis 2166136261, prime 16777619)
+    assert exercises.stable_hash("") == 0x811C9DC5
+    assert exercises.stable_hash("a") == 0xE40C292C
+    assert exercises.stable_hash("foobar") == 0xBF9CF968
+
+
+def _serialize_variants():
+    # 4 sizes x 4 rates; variant 0 is the lab's own (4 KiB at 800 Gb/s = 32,768 bits / 800e9 = 40.96 ns)
+    return exercises.varied("ex-ser", "{kib} KiB at {gbps} Gb/s, in ns", params={"kib": [4, 1, 2, 8], "gbps": [800, 100]},
+                            answer=lambda kib, gbps: links.serialization_time(kib * 1024, gbps * 1e9) / 1e-9, unit="ns",
+                            rel_tol=0.01, wrong_answers=lambda kib, gbps: ((kib * 1024 / gbps, "Bytes over bits."),))
+
+
+def test_varied_builds_every_combination_in_order_with_the_labs_own_first():
+    ex = _serialize_variants()
+    assert len(ex.variants) == 8
+    assert ex.variants[0].prompt == "4 KiB at 800 Gb/s, in ns" and ex.answer == pytest.approx(40.96)
+    assert ex.variants[1].params == {"kib": 4, "gbps": 100}
+    assert ex.variants[1].exercise.answer == pytest.approx(327.68)          # 32,768 bits at 100 Gb/s
+    assert ex.variants[7].exercise.answer == pytest.approx(655.36)          # 8 KiB = 65,536 bits at 100 Gb/s
+    assert ex.check("40.96").correct and not ex.check("327.68").correct
+    assert ex.check("5.12").message == "Not yet: Bytes over bits."         # variant 0's own slip
+
+
+def test_a_student_gets_a_stable_variant_never_the_labs_own():
+    ex = _serialize_variants()
+    assert exercises.variant_index("", "ex-ser", 8) == 0 and ex.for_student("").index == 0
+    picks = {name: ex.for_student(name).index for name in ("Ada Lovelace", "Alan Turing", "Grace Hopper", "s1234567")}
+    assert all(1 <= i <= 7 for i in picks.values()) and len(set(picks.values())) > 1
+    assert ex.for_student("  ada   LOVELACE ").index == picks["Ada Lovelace"]
+    # the index is 1 + FNV-1a(name, newline, key) mod (n - 1), computed here by hand from the hash
+    assert picks["Alan Turing"] == 1 + exercises.stable_hash("alan turing\nex-ser") % 7
+    mine = ex.for_student("Alan Turing")
+    assert ex.check(repr(mine.exercise.answer), student="Alan Turing").correct
+
+
+def test_a_variant_whose_slip_the_tolerance_accepts_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"variant 1 \({'n': 100}\)"):
+        exercises.varied("ex", "{n}", {"n": [2, 100]}, answer=lambda n: 1.0, rel_tol=0.02,
+                         wrong_answers=lambda n: ((1 + 1 / n, "off by 1/n"),))
+
+
+def test_the_page_carries_every_variant_compactly():
+    import html as html_lib
+
+    ex = _serialize_variants()
+    page = ex._repr_html_()
+    found = re.search(r'<script type="application/json" class="netlab-exercise-variants">(.*?)</script>', page)
+    carried = json.loads(found.group(1))
+    base = json.loads(html_lib.unescape(re.search(r'data-spec="([^"]*)"', page).group(1)))
+    assert [exercises.variant_spec(v["spec"], base) for v in carried] == [v.exercise.spec() for v in ex.variants]
+    assert [v["prompt"] for v in carried] == [v.prompt for v in ex.variants]
+    assert len(found.group(1)) < 200 * len(carried)      # deltas, not 8 copies of every slip's text
+
+
+def test_answers_report_in_jupyter_as_the_browser_writes_it(tmp_path):
+    ex = _serialize_variants()
+    plain = exercises.numeric("ex-two", "One plus one", answer=2.0)
+    mine = exercises.Answers("  Alan   Turing ", lab="lab02-links", title="Lab 2")
+    own = ex.for_student("Alan Turing")
+    assert mine.question(ex) == own.prompt
+    mine.add(plain)
+    assert not mine.check(ex, "1").correct and mine.check(ex, f"{own.exercise.answer!r} ns").correct
+    report = mine.report()
+    assert report["format"] == exercises.REPORT_FORMAT and report["name"] == "Alan Turing"
+    assert report["score"] == {"correct": 1, "answered": 1, "total": 2}
+    first, second = report["exercises"]
+    assert tuple(first) == exercises.REPORT_FIELDS
+    assert (first["key"], first["attempts"], first["variant"], first["correct"]) == ("ex-two", 0, 0, False)
+    assert (second["attempts"], second["variant"], second["correct"]) == (2, own.index, True)
+    assert second["params"] == own.params and second["verdict"].startswith("Correct")
+    md_path, json_path = mine.save(tmp_path)
+    assert json.loads(json_path.read_text(encoding="utf-8"))["exercises"][1]["answer"] == f"{own.exercise.answer!r} ns"
+    md = md_path.read_text(encoding="utf-8").splitlines()
+    assert md[0] == "# Answers: Lab 2" and "- Name: Alan Turing" in md and "- Score: 1 of 2 right (1 answered)" in md
+    assert "## 1. One plus one" in md and "- Verdict: not answered" in md and "- Attempts: 0" in md
+    with pytest.raises(ValueError, match="lab"):
+        exercises.Answers("Ada", lab="../x")
+
+
+def test_a_variant_whose_slip_is_its_answer_rounded_is_refused():
+    # 4 KiB at 200 Gb/s: 32,768 bits / 200e9 = 163.84 ns; read as 4000 bytes, 160 ns: also 163.84 to 2 figures
+    with pytest.raises(ValueError, match=r"variant 1 .*160 is also the answer 163\.84 rounded"):
+        exercises.varied("ex", "4 KiB at {g} Gb/s", {"g": [800, 200]}, answer=lambda g: 4 * 8192 / g, unit="ns",
+                         rel_tol=0.01, wrong_answers=lambda g: ((4 * 8000 / g, "KiB read as KB"),))

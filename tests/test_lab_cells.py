@@ -31,7 +31,7 @@ def test_no_code_cell_over_20_lines(path):
 def test_every_exercise_is_checked_against_tempting_wrong_answers(path):
     checks = [s for s, tags in _code_cells(path) if "remove-cell" in tags and "TEMPTING" in s]
     assert len(checks) == 1, f"{path.name}: one hidden TEMPTING cell expected"
-    exercises = {m for s, _ in _code_cells(path) for m in re.findall(r"(\w+) = exercises\.numeric\(", s)}
+    exercises = {m for s, _ in _code_cells(path) for m in re.findall(r"(\w+) = exercises\.(?:numeric|varied)\(", s)}
     assert len(exercises) >= 3
     for ex in exercises:
         assert f"{ex}:" in checks[0], f"{path.name}: {ex} has no tempting wrong answers checked"

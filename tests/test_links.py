@@ -130,7 +130,7 @@ def test_one_symbol_one_meaning_for_hops_and_headers():
     import pathlib
     import re
     book = pathlib.Path(__file__).resolve().parents[1] / "book"
-    pages = {p.name: p.read_text() for p in book.glob("ch*.md")}
+    pages = {p.name: p.read_text() for p in book.glob("ch[0-9]*.md")}
     for name, text in pages.items():
         assert not re.search(r"\$h\$-byte|P ?\+ ?h\)|8h/B|\\frac\{8h\}|hidden size \$h\$", text), name
     assert "hidden size $d_{model}$" in pages["ch01-training-is-networking.md"]

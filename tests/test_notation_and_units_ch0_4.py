@@ -86,7 +86,7 @@ def test_labs_1_2_4_check_their_tolerances_against_tempting_wrong_answers(name):
     code = _cells(name, "code")
     checks = [s for s, tags in code if "remove-cell" in tags and "TEMPTING" in s]
     assert len(checks) == 1
-    exercises = {m for s, _ in code for m in re.findall(r"(\w+) = exercises\.numeric\(", s)}
+    exercises = {m for s, _ in code for m in re.findall(r"(\w+) = exercises\.(?:numeric|varied)\(", s)}
     assert len(exercises) == (5 if name.startswith("lab04") else 3)    # lab 4: + headroom, perftest's MiB/s (issue 33)
     for ex in exercises:
         assert f"{ex}:" in checks[0], f"{name}: {ex} has no tempting wrong answers checked"

@@ -49,14 +49,35 @@ Publishing (the repository URL is set once, ``repository.url`` in ``_config.yml`
 Reading fixes:
 
 - the author's own step numbers in a lab heading ("1. Predict") are dropped, since the
-  book numbers the lab's sections itself (it read "4.10.2. 1. Predict").
+  book numbers the lab's sections itself (it read "4.10.2. 1. Predict"), before the page's
+  contents list is collected (it still read "4.10.2. 1. Switch latency");
+- in a lab's "Predict" section, the first result and the explanation after it are behind a
+  reveal (``<details class="netlab-reveal">``), so the page does not print the answer under
+  "write down your guess" (a section whose first cell already hides its output is left alone);
+- every lab page says how to run it: in the browser as it is, on Binder or Colab, or locally,
+  and links the notebook and ``netlab-labs.zip`` (every lab, outputs cleared, one archive);
+- a page loads sphinx-design's stylesheet and script, and netlab's checker and explorer
+  scripts, only if it uses them (no page uses sphinx-design);
+- the widget state Jupyter saves in a notebook (``application/vnd.jupyter.widget-state+json``)
+  is not shipped: the site never loads widget JavaScript, so nothing reads it (1.29 MB over
+  the 11 labs).
+
+A living book:
+
+- each page's "Last updated on" date is the date of the last commit that changed its
+  source (``git log``; none where the sources are not in a git work tree);
+- ``{netlab-cite}`` writes a "cite this book" block (text and BibTeX) from ``CITATION.cff``;
+- ``{netlab-variant-answers}`` lists every variant's answer of every varied exercise
+  (``netlab.exercises.varied``) of the labs, read from the built lab pages (the instructor guide).
 
 The browser tests in ``tests/site`` check the result on every page.
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import math
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -69,6 +90,41 @@ FONTAWESOME_JS = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawe
 # the search page loads it when a reader searches)
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>')
 BIBLIOENTRY = re.compile(r'(<div class="citation" id="[^"]*" )role="doc-biblioentry"')
+# assets a page loads only when it uses them: sphinx-design (no page uses it; 62 KB), netlab's checker
+# and explorer scripts (29 KB) on pages without an exercise or an explorer
+SD_ASSETS = re.compile(r'\s*(?:<link rel="stylesheet" type="text/css" href="[^"]*_static/sphinx-design\.min\.css[^"]*" />'
+                       r'|<script [^>]*src="[^"]*_static/design-tabs\.js[^"]*"></script>)')
+NETLAB_SCRIPT = re.compile(r'\s*<script src="[^"]*_static/netlab-(exercise|explorer)\.js[^"]*"></script>')
+
+
+def _unused_assets(page: str) -> str:
+    if not re.search(r'class="(?:[^"]* )?sd-', page):
+        page = SD_ASSETS.sub("", page)
+    return NETLAB_SCRIPT.sub(lambda m: m.group(0) if f'class="netlab-{m.group(1)}' in page else "", page)
+
+
+DIAGRAM_IMG = re.compile(r'(<img [^>]*class="netlab-diagram[^"]*" src="([^"]+\.svg)" style=")([^"]*)(")')
+SVG_FONT = re.compile(r"font-size:\s*([0-9.]+)px")
+SVG_VIEWBOX = re.compile(r'viewBox="[0-9.\-]+ [0-9.\-]+ ([0-9.]+) [0-9.]+"')
+MIN_TEXT_PX = 11.0        # the smallest diagram text a phone reader gets, in CSS px
+
+
+def _diagram_width(m: re.Match, page: Path) -> str:
+    """The diagram's ``<img>`` with the width below which its smallest text would fall under 11 px."""
+    svg = (page.parent / m.group(2)).resolve()
+    if not svg.is_file() or "--netlab-min-width" in m.group(3):
+        return m.group(0)
+    text = svg.read_text(encoding="utf-8", errors="replace")
+    sizes, box = [float(s) for s in SVG_FONT.findall(text)], SVG_VIEWBOX.search(text)
+    if not sizes or box is None:
+        return m.group(0)
+    width = math.ceil(MIN_TEXT_PX * float(box.group(1)) / min(sizes))
+    return f"{m.group(1)}{m.group(3).rstrip().rstrip(';')}; --netlab-min-width: {width}px;{m.group(4)}"
+
+
+# the live widgets' saved state (ipywidgets models, PNGs included): read only by widget JavaScript,
+# which the site does not load
+WIDGET_STATE = re.compile(r'\s*<script type="application/vnd\.jupyter\.widget-state\+json">.*?</script>', re.S)
 
 
 def _is_thebe(js) -> bool:
@@ -93,6 +149,9 @@ def _mend_html(app, exc) -> None:
         mended = SUMMARY.sub(r'<summary aria-label="Show or hide the sections">\1', text)
         mended = BIBLIOENTRY.sub(r'\1role="listitem"', mended)
         mended = FONTAWESOME_JS.sub("", mended)
+        mended = WIDGET_STATE.sub("", mended)
+        mended = _unused_assets(mended)
+        mended = DIAGRAM_IMG.sub(functools.partial(_diagram_width, page=path), mended)
         if path.name != "search.html":
             mended = SEARCH_SCRIPTS.sub("", mended)
         depth = len(path.relative_to(app.outdir).parts) - 1
@@ -197,6 +256,77 @@ def _doctree_read(app, doctree) -> None:
         first = title.children[0] if title.children else None
         if isinstance(first, nodes.Text) and LAB_STEP.match(first.astext()):
             title.replace(first, nodes.Text(LAB_STEP.sub("", first.astext(), count=1)))
+    for section in list(doctree.findall(nodes.section)):
+        title = section.next_node(nodes.title)
+        if title is not None and title.parent is section and title.astext().strip().lower().startswith("predict"):
+            _reveal_prediction(section)
+    _run_this_lab(app, doctree)
+
+
+def _is_code_cell(node) -> bool:
+    return isinstance(node, nodes.container) and node.get("nb_element") == "cell_code"
+
+
+def _has_output(cell) -> bool:
+    return any(isinstance(n, nodes.container) and n.get("nb_element") == "cell_code_output" and n.children
+               for n in cell.findall(nodes.container))
+
+
+REVEAL_OPEN = ('<details class="netlab-reveal"><summary>Show the result and why '
+               '(write down your guess first)</summary>')
+
+
+def _reveal_prediction(section) -> None:
+    """Put the first result of a "Predict" section, and the explanation after it, behind a reveal."""
+    children = list(section.children)
+    start = next((i for i, n in enumerate(children) if _is_code_cell(n)), None)
+    if start is None or "tag_hide-output" in children[start].get("classes", []):
+        return
+    end, seen_output = start, False
+    for i in range(start, len(children)):
+        node = children[i]
+        if isinstance(node, nodes.section):
+            break
+        if _is_code_cell(node):
+            if seen_output or "netlab-explorer" in node.astext():
+                break
+            seen_output = _has_output(node)
+        end = i
+    if not seen_output:
+        return
+    section.insert(end + 1, nodes.raw("", "</details>", format="html"))
+    section.insert(start, nodes.raw("", REVEAL_OPEN, format="html"))
+
+
+def _run_this_lab(app, doctree) -> None:
+    """A note near the top of a lab: how to run it here, on Binder or Colab, or locally."""
+    repo = repository_url(app.config)
+    docname = app.env.docname
+    top = doctree.next_node(nodes.section)
+    if top is None or not repo:
+        return
+    depth = docname.count("/")
+    note = nodes.admonition(classes=["note", "netlab-run-lab"])
+    note += nodes.title("", "Run this lab")
+    intro = nodes.paragraph()
+    intro += nodes.Text("On this page the explorers and the exercise checkers work without a kernel. To run the "
+                        "code: the rocket button at the top opens the lab on Binder or Colab (the first cell "
+                        "installs netlab there); or download ")
+    intro += nodes.reference("", "this notebook", refuri="../" * depth + "_sources/" + docname + ".ipynb",
+                             classes=["netlab-download-notebook"])
+    intro += nodes.Text(" or ")
+    intro += nodes.reference("", "every lab in one archive", refuri="../" * depth + "netlab-labs.zip",
+                             classes=["netlab-download-labs"])
+    intro += nodes.Text(" and run it locally, with Python 3.11 or later:")
+    note += intro
+    code = f"git clone {repo}.git\ncd {repo.rsplit('/', 1)[-1]}\nmake install   # a virtual environment with netlab\nmake lab       # JupyterLab on labs/"
+    note += nodes.literal_block(code, code, language="bash")
+    tail = nodes.paragraph()
+    tail += nodes.Text(f'Or, in any Python environment: pip install "netlab @ git+{repo}", then open the notebook.')
+    note += tail
+    children = list(top.children)
+    at = next((i for i, n in enumerate(children) if isinstance(n, (nodes.section, nodes.container))), len(children))
+    top.insert(at, note)
 
 
 def _description(doctree) -> str:
@@ -292,9 +422,189 @@ def _publish(app, exc) -> None:
     (out / "robots.txt").write_text(f"User-agent: *\nAllow: /\nSitemap: {base}sitemap.xml\n", encoding="utf-8")
 
 
+# --- a living book: last updated, cite this book, variants' answers, the labs in one archive -------
+
+def _git_dates(srcdir: Path) -> dict[str, str]:
+    """{path relative to ``srcdir``: date of the last commit that changed it} (empty outside git)."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-c", "safe.directory=*", "-C", str(srcdir), *args], capture_output=True,
+                              text=True, check=True, timeout=60).stdout
+
+    try:
+        top = Path(git("rev-parse", "--show-toplevel").strip())
+        log = git("log", "--format=@%cs", "--name-only", "--", ":(top)book", ":(top)labs")
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    # a staged copy of the sources (make's _build-src) maps to the files it copies
+    prefix = srcdir.resolve().relative_to(top.resolve()).as_posix() if srcdir.resolve() != top.resolve() else ""
+    dates: dict[str, str] = {}
+    date = ""
+    for line in log.splitlines():
+        if line.startswith("@"):
+            date = line[1:]
+        elif line:
+            dates.setdefault(line, date)
+    if prefix and not any(k.startswith(prefix + "/") for k in dates):
+        return dates            # the copy is not tracked: its files are the tracked ones at the top
+    return {k.removeprefix(prefix + "/"): v for k, v in dates.items()} if prefix else dates
+
+
+def _last_updated(app, pagename, templatename, context, doctree) -> None:
+    if doctree is None or pagename not in app.env.all_docs:
+        context["last_updated"] = None
+        return
+    dates = app.env.netlab_git_dates if hasattr(app.env, "netlab_git_dates") else None
+    if dates is None:
+        dates = app.env.netlab_git_dates = _git_dates(Path(app.srcdir))
+    source = Path(app.env.doc2path(pagename)).relative_to(Path(app.srcdir)).as_posix()
+    context["last_updated"] = dates.get(source)
+
+
+def _citation_file(srcdir: Path) -> Path | None:
+    for folder in (srcdir, *srcdir.parents):
+        if (folder / "CITATION.cff").is_file():
+            return folder / "CITATION.cff"
+    return None
+
+
+def citation(cff: dict, url: str) -> tuple[str, str]:
+    """(a reference in words, a BibTeX entry) for the book, from CITATION.cff's fields."""
+    authors = [a.get("name") or " ".join(x for x in (a.get("given-names"), a.get("family-names")) if x)
+               for a in cff.get("authors", [])]
+    year = str(cff.get("date-released", ""))[:4]
+    title, version = cff.get("title", ""), cff.get("version", "")
+    words = f"{' and '.join(authors)} ({year}). {title}. Version {version}. {url}"
+    bib = ("@book{netlab,\n"
+           f"  author = {{{{{' and '.join(authors)}}}}},\n"
+           f"  title = {{{{{title}}}}},\n"
+           f"  year = {{{year}}},\n"
+           f"  version = {{{version}}},\n"
+           f"  url = {{{url}}},\n"
+           "}")
+    return words, bib
+
+
+from docutils.parsers.rst import Directive  # noqa: E402
+
+
+class CiteDirective(Directive):
+    """``{netlab-cite}``: how to cite the book, from CITATION.cff (text and BibTeX)."""
+
+    has_content = False
+
+    def run(self):
+        import yaml
+
+        env = self.state.document.settings.env
+        path = _citation_file(Path(env.srcdir))
+        if path is None:
+            raise self.error("netlab-cite: no CITATION.cff in the book's folder or above it")
+        env.note_dependency(str(path))
+        cff = yaml.safe_load(path.read_text(encoding="utf-8"))
+        url = env.config.html_baseurl or repository_url(env.config)
+        words, bib = citation(cff, url)
+        box = nodes.container(classes=["netlab-cite"])
+        para = nodes.paragraph()
+        para += nodes.Text(words)
+        box += para
+        box += nodes.literal_block(bib, bib, language="bibtex")
+        return [box]
+
+
+class VariantAnswersDirective(Directive):
+    """``{netlab-variant-answers}``: a place the build fills with every variant's answer (see _variant_answers)."""
+
+    has_content = False
+
+    def run(self):
+        return [nodes.raw("", '<div class="netlab-variant-answers"></div>', format="html")]
+
+
+VARIANTS_SCRIPT = re.compile(r'<div class="netlab-exercise netlab-varied" data-key="([^"]*)" data-spec="([^"]*)"[^>]*>'
+                             r'.*?<script type="application/json" class="netlab-exercise-variants">(.*?)</script>', re.S)
+
+
+def _variant_answers(app, exc) -> None:
+    """Fill ``{netlab-variant-answers}`` with a table per varied exercise of the labs, read from their pages."""
+    if exc is not None or app.builder.format != "html":
+        return
+    import json
+
+    out = Path(app.outdir)
+    places = [p for p in out.rglob("*.html") if '<div class="netlab-variant-answers"></div>' in
+              p.read_text(encoding="utf-8")]
+    if not places:
+        return
+    parts = []
+    for page in sorted((out / "labs").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        found = VARIANTS_SCRIPT.findall(text)
+        if not found:
+            continue
+        head = re.search(r'<h1>([^\n]*?)<a class="headerlink"', text)
+        name = re.sub(r"<[^>]+>", "", head.group(1)).strip() if head else page.stem
+        parts.append(f'<h3>{name}</h3>')
+        for key, _, variants in found:
+            rows = json.loads(variants)
+            unit = html.escape(json.loads(html.unescape(_)).get("unit", ""))
+            parts.append(f'<p><strong>{html.escape(key)}</strong> ({len(rows)} variants; variant 0 is the '
+                         f'lab\'s own, worked in its solution)</p>')
+            body = "".join(f"<tr><td>{i}</td><td>{html.escape(r['prompt'])}</td>"
+                           f"<td>{html.escape(_fmt(r['spec']['answer']))} {unit}</td></tr>" for i, r in enumerate(rows))
+            parts.append('<div class="pst-scrollable-table-container"><table class="table netlab-variant-table">'
+                         '<thead><tr><th>variant</th><th>question</th><th>answer</th></tr></thead>'
+                         f'<tbody>{body}</tbody></table></div>')
+    filled = "".join(parts) or "<p>No lab has varied exercises yet.</p>"
+    for place in places:
+        text = place.read_text(encoding="utf-8")
+        place.write_text(text.replace('<div class="netlab-variant-answers"></div>',
+                                      f'<div class="netlab-variant-answers">{filled}</div>'), encoding="utf-8")
+
+
+def _fmt(x: float) -> str:
+    """An answer to 4 significant digits, as the checker writes it (netlab.exercises.fmt)."""
+    from netlab.exercises import fmt
+
+    return fmt(x)
+
+
+def _labs_archive(app, exc) -> None:
+    """``netlab-labs.zip`` in the site: every lab notebook, outputs cleared, and how to run them."""
+    if exc is not None or app.builder.format != "html":
+        return
+    import json
+    import zipfile
+
+    labs = sorted((Path(app.srcdir) / "labs").glob("*.ipynb"))
+    if not labs:
+        return
+    repo = repository_url(app.config)
+    readme = ("netlab labs\n===========\n\nEach notebook installs netlab from the repository in its first cell when\n"
+              f"netlab is not installed ({repo}).\nTo run them all locally:\n\n    git clone {repo}.git\n"
+              "    cd netlab && make install && make lab\n\nOr: python -m pip install "
+              f"\"netlab @ git+{repo}\" jupyterlab, then jupyter lab in this folder.\n")
+    with zipfile.ZipFile(Path(app.outdir) / "netlab-labs.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("netlab-labs/README.txt", readme)
+        for lab in labs:
+            nb = json.loads(lab.read_text(encoding="utf-8"))
+            nb.get("metadata", {}).pop("widgets", None)
+            for cell in nb.get("cells", []):
+                if cell.get("cell_type") == "code":
+                    cell["outputs"], cell["execution_count"] = [], None
+            z.writestr(f"netlab-labs/{lab.name}", json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
 def setup(app):
+    app.add_directive("netlab-cite", CiteDirective)
+    app.add_directive("netlab-variant-answers", VariantAnswersDirective)
+    app.connect("html-page-context", _last_updated)
+    app.connect("build-finished", _variant_answers)
+    app.connect("build-finished", _labs_archive)
     app.connect("config-inited", _config_inited)
-    app.connect("doctree-read", _doctree_read)
+    # before Sphinx's contents collector (priority 500): the page contents read the mended titles
+    app.connect("doctree-read", _doctree_read, priority=400)
     app.connect("html-page-context", _social)
     app.connect("build-finished", _publish)
     app.connect("build-finished", _subset_icons)

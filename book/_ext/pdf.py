@@ -9,7 +9,8 @@ navigation (the table of contents), is put into one HTML document with the site'
 stylesheets; links between pages become links inside the document, ids are made
 unique per page. Formulas are MathML (typeset at build time), figures are the
 pages' images, kernel-free explorers print their default frame, solutions stay
-out (the instructor guide has the answer keys). A cover and a contents list with
+printed after each exercise (every dropdown is open, its toggle gone; so are the "show code"
+toggles and the checker's input). A cover and a contents list with
 page numbers come first; every page has its number at the foot.
 
 Chromium prints the book once; where each part starts is read from that PDF (Chromium
@@ -56,16 +57,20 @@ body { font-size: 10.5pt; display: block !important; }
 .pdf-toc li .pdf-toc-num { min-width: 2.2em; text-align: right; }
 .pdf-toc a { color: inherit; text-decoration: none; }
 a { color: #0b4f91; }
+a.pdf-self-link { color: inherit; text-decoration: none; }
 a.headerlink, .headerlink, .toggle-button, button, .copybtn, .netlab-explorer-controls,
 .netlab-explorer-note, .netlab-exercise-input, .netlab-exercise-check, .netlab-exercise-feedback,
-.admonition.dropdown > :not(.admonition-title), details.sd-dropdown > :not(summary),
-.toggle-hidden, .tag_hide-input .cell_input, .bd-sidebar-secondary, .prev-next-area, #searchbox { display: none !important; }
-.admonition.dropdown > .admonition-title::after { content: " (solution on the website)"; font-weight: 400; }
+.netlab-exercise label, .netlab-exercise-note, .netlab-answers, .netlab-answers-downloads, details > summary,
+.tag_hide-input .cell_input, .tag_hide-input details.above-input, .bd-sidebar-secondary, .prev-next-area,
+#searchbox { display: none !important; }
+.admonition.dropdown > .admonition-title::after, .admonition.dropdown > .admonition-title::before { content: none !important; }
+.admonition.dropdown > *, .toggle-hidden { display: block !important; visibility: visible !important; }
+.netlab-explorer, .admonition, figure { break-inside: avoid; }
 .netlab-explorer-frame, .bd-article img { max-width: 100% !important; height: auto; break-inside: avoid; }
 pre, .highlight { white-space: pre-wrap !important; word-break: break-word; break-inside: avoid; }
 table { break-inside: auto; font-size: 9pt; }
 tr, figure, .math { break-inside: avoid; }
-h1, h2, h3 { break-after: avoid; }
+h1, h2, h3 { break-after: avoid; break-inside: avoid; }
 .pst-scrollable-table-container { overflow: visible !important; }
 """
 
@@ -111,8 +116,18 @@ def _article(root: Path, page: str, pages: set[str]) -> str:
     key, folder = _key(page), posixpath.dirname(page)
     for el in article.select("script, .netlab-explorer-frames"):
         el.decompose()
+    for el in article.find_all("details"):      # hidden outputs and predict-first results: printed open
+        el["open"] = ""
+    for el in article.select(".toggle-hidden"):
+        el["class"] = [c for c in el["class"] if c != "toggle-hidden"]
     for el in article.find_all(id=True):
         el["id"] = f"{key}--{el['id']}"
+    for h2 in article.find_all("h2", id=True):   # a heading with an id of its own (the registry's): its text links
+        link = soup.new_tag("a", href=f"#{h2['id']}")   # to itself, so Chromium writes the id as a named destination
+        link["class"] = "pdf-self-link"                 # (it writes only the ids a link points to) for its bookmark
+        for child in list(h2.children):
+            link.append(child.extract())
+        h2.append(link)
     for a in article.find_all("a", href=True):
         href = a["href"]
         if re.match(r"^[a-z]+:", href) or href.startswith("//"):
@@ -168,6 +183,137 @@ def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, over
             f'{hide}</head><body><main class="pdf-book">{cover}'
             f'<section class="pdf-page pdf-toc"><h1>Contents</h1><ol>{"".join(toc)}</ol></section>'
             f'{body}</main></body></html>')
+
+
+def outline(root: Path, order) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """The bookmarks: each page's title as its heading reads (section number included), with its h2
+    headings beneath, each with the named destination Chromium writes for its id."""
+    from bs4 import BeautifulSoup
+
+    items = []
+    for page, title, _ in order:
+        soup = BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
+        article = soup.select_one("article.bd-article") or soup.body
+        for el in article.select(".headerlink"):
+            el.decompose()
+        h1 = article.find("h1")
+        key = _key(page)
+        children = []
+        for h2 in article.find_all("h2"):
+            section = h2.find_parent("section")
+            anchor = h2.get("id") or (section.get("id") if section is not None else None)
+            if anchor:
+                children.append((_heading(h2), f"{key}--{anchor}"))
+        items.append((_heading(h1) if h1 else title, key, children))
+    return items
+
+
+def _heading(el) -> str:
+    return " ".join(el.get_text(" ", strip=True).split()).replace(" .", ".")
+
+
+def _pdf_text(text: str) -> bytes:
+    """A PDF text string: UTF-16BE with its byte-order mark, in hexadecimal (no escaping needed)."""
+    return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"
+
+
+def _pdf_name(name: str) -> bytes:
+    return b"/" + "".join(c if c.isalnum() or c in "-_." else f"#{ord(c):02X}" for c in name).encode()
+
+
+def write_outline(pdf_path: Path, items) -> int:
+    """Replace the PDF's bookmarks with ``items`` (see :func:`outline`), by an incremental update
+    appended to the file (the book is not rewritten: a new catalog, the outline's objects, their
+    cross-reference section). Chromium's own outline ran words together at line breaks and
+    repeated titles. Returns the number of bookmarks."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    from pypdf.generic import NameObject
+
+    data = pdf_path.read_bytes()
+    reader = PdfReader(BytesIO(data))
+    trailer = reader.trailer
+    root_ref = trailer.raw_get("/Root")
+    size = int(trailer["/Size"])
+    prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+    catalog = reader.trailer["/Root"]
+    numbers = iter(range(size, size + 1 + len(items) + sum(len(c) for _, _, c in items)))
+    top = next(numbers)
+    objects: dict[int, bytes] = {}
+
+    def chain(parent: int, entries) -> tuple[int, int, int]:
+        ids = [next(numbers) for _ in entries]
+        count = 0
+        for i, (num, entry) in enumerate(zip(ids, entries)):
+            title, dest, kids = entry if len(entry) == 3 else (*entry, [])
+            target = _pdf_name(dest) if isinstance(dest, str) else b"[%d 0 R /Fit]" % dest.idnum
+            body = b"<< /Title " + _pdf_text(title) + b" /Parent %d 0 R /Dest " % parent + target
+            if i:
+                body += b" /Prev %d 0 R" % ids[i - 1]
+            if i + 1 < len(ids):
+                body += b" /Next %d 0 R" % ids[i + 1]
+            if kids:
+                first, last, n = chain(num, kids)
+                body += b" /First %d 0 R /Last %d 0 R /Count -%d" % (first, last, n)
+            objects[num] = body + b" >>"
+            count += 1
+        return ids[0], ids[-1], count
+
+    # a heading whose id Chromium did not write as a destination (it writes those a link points to): its
+    # bookmark opens the first page, from its part's start on, where its text is
+    named = {str(k).lstrip("/") for k in reader.named_destinations}
+    missing = [(i, j) for i, (_, dest, kids) in enumerate(items) for j, (_, d) in enumerate(kids) if d not in named]
+    if missing:
+        import pypdfium2 as pdfium
+
+        squeeze = lambda s: re.sub(r"\W+", "", s).lower()  # noqa: E731
+        doc = pdfium.PdfDocument(str(pdf_path))
+        try:
+            texts = [squeeze(doc[k].get_textpage().get_text_bounded()) for k in range(len(doc))]
+        finally:
+            doc.close()
+        items = [(title, dest, list(kids)) for title, dest, kids in items]
+        for i, j in missing:
+            parent = reader.named_destinations.get("/" + items[i][1]) or reader.named_destinations.get(items[i][1])
+            start = reader.get_destination_page_number(parent) if parent is not None else 0
+            title, _ = items[i][2][j]
+            page = next((k for k in range(start, len(texts)) if squeeze(title) in texts[k]), start)
+            items[i][2][j] = (title, reader.pages[page].indirect_reference)
+    first, last, count = chain(top, items)
+    objects[top] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first, last, count)
+    out = BytesIO()
+    out.write(b"<<")
+    for k in list(catalog.keys()):
+        if k in ("/Outlines", "/PageMode"):
+            continue
+        NameObject(k).write_to_stream(out)
+        out.write(b" ")
+        catalog.raw_get(k).write_to_stream(out)
+        out.write(b" ")
+    out.write(b"/Outlines %d 0 R /PageMode /UseOutlines >>" % top)
+    objects[root_ref.idnum] = out.getvalue()
+    tail = BytesIO()
+    tail.write(b"\n")
+    offsets = {}
+    base = len(data) + 1
+    for num in sorted(objects):
+        offsets[num] = base + tail.tell() - 1
+        tail.write(b"%d 0 obj\n" % num + objects[num] + b"\nendobj\n")
+    xref_at = base + tail.tell() - 1
+    tail.write(b"xref\n")
+    for num in sorted(objects):
+        tail.write(b"%d 1\n%010d 00000 n \n" % (num, offsets[num]))
+    new_size = max(size, max(objects) + 1)
+    tail.write(b"trailer\n<< /Size %d /Root %d 0 R /Prev %d" % (new_size, root_ref.idnum, prev))
+    if "/Info" in trailer:
+        tail.write(b" /Info %d 0 R" % trailer.raw_get("/Info").idnum)
+    if "/ID" in trailer:
+        tail.write(b" /ID ")
+        trailer.raw_get("/ID").write_to_stream(tail)
+    tail.write(b" >>\nstartxref\n%d\n%%%%EOF\n" % xref_at)
+    pdf_path.write_bytes(data + tail.getvalue())
+    return sum(1 + len(c) for _, _, c in items)
 
 
 def _start_pages(pdf_path: Path, order) -> dict[str, int]:
@@ -234,7 +380,8 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
         shutil.copyfile(numbers_pdf, out)
         from pypdf import PdfReader
         n = len(PdfReader(str(out)).pages)
-    return {"pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
+    bookmarks = write_outline(out, outline(root, order))
+    return {"bookmarks": bookmarks, "pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
 
 
 def main(argv: list[str]) -> int:

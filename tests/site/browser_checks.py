@@ -34,7 +34,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 CONCURRENCY = int(os.environ.get("NETLAB_BROWSER_PAGES", "2"))  # 2 cores
 TIMEOUT_MS = 60_000
 SERIOUS = {"serious", "critical"}
-CATEGORIES = ("load", "figures", "math", "accessibility", "explorers", "exercises", "solutions", "dark")
+CATEGORIES = ("load", "figures", "math", "accessibility", "explorers", "exercises", "solutions", "dark", "phone")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 def browser_missing() -> str | None:
@@ -556,6 +558,12 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
         await _check_solutions(page, report)
         lap("solutions")
 
+        await page.set_viewport_size(PHONE)          # a phone, before any reveal is opened
+        for line in await page.evaluate(PHONE_FIT):
+            report.add("phone", f"at 390 px, light: {line}")
+        await page.set_viewport_size(DESKTOP)
+        lap("phone")
+
         await page.emulate_media(color_scheme="dark")
         try:
             await page.wait_for_function("document.documentElement.dataset.theme === 'dark'", timeout=3000)
@@ -572,7 +580,12 @@ async def inspect_page(context, base_url: str, path: str) -> PageReport:
                                   context={"include": [[main]], "exclude": [[".highlight"]]})
             for line in _axe_lines(dark_axe):
                 report.add("dark", "dark mode: " + line)
-        lap("dark")
+            lap("dark")
+            await page.set_viewport_size(PHONE)
+            for line in await page.evaluate(PHONE_FIT):
+                if "shows its result" not in line:       # the solutions check has opened every dropdown
+                    report.add("phone", f"at 390 px, dark: {line}")
+        lap("phone dark")
     except Exception as exc:  # a crash of the visit is a problem of the page, reported, not hidden
         report.add("load", f"visiting the page failed: {type(exc).__name__}: {exc}")
     finally:
@@ -612,7 +625,7 @@ async def launch(playwright, user_data_dir: str):
     Routing (aborting every request not to the local server) is set up by the caller."""
     return await playwright.chromium.launch_persistent_context(
         user_data_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-        viewport={"width": 1280, "height": 900}, color_scheme="light", service_workers="block")
+        viewport=DESKTOP, color_scheme="light", service_workers="block")
 
 
 async def _checked(name: str, check) -> list[str]:
@@ -746,16 +759,55 @@ def reader_layout(root: Path, page_path: str) -> list[str]:
     return asyncio.run(_reader_layout(Path(root), page_path))
 
 
-PHONE_FIT = """() => {
+PHONE_FIT = """async () => {
+  // What a phone reader meets: the page never scrolls sideways; whatever is wider than the screen sits in a
+  // box that scrolls (and a table that scrolls shows its frame); diagram text at least 11 px; titles sized
+  // for a phone; a lab's "Predict" result hidden until asked for.
   const problems = [];
-  const width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > width + 1) {
-    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+  const vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw + 1) {
+    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${vw} px screen`);
   }
   const article = document.querySelector("article.bd-article") || document.body;
-  const room = article.getBoundingClientRect().width;
-  const wide = Array.from(article.querySelectorAll("table")).filter(t => t.getBoundingClientRect().width > room + 1);
-  if (wide.length) { problems.push(`${wide.length} table(s) wider than the reading column (${Math.round(room)} px)`); }
+  const scrolls = el => /(auto|scroll)/.test(getComputedStyle(el).overflowX) && el.getBoundingClientRect().right <= vw + 1;
+  const framed = el => ["Top", "Left"].some(s => parseFloat(getComputedStyle(el)[`border${s}Width`]) > 0);
+  const name = el => el.tagName.toLowerCase() + (el.className && typeof el.className === "string"
+                     ? "." + el.className.trim().split(/\\s+/).slice(0, 2).join(".") : "");
+  const unboxed = new Map(), unframed = new Set();
+  for (const el of article.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= vw + 1) { continue; }
+    let box = el.parentElement;
+    while (box && box !== article.parentElement && !scrolls(box)) { box = box.parentElement; }
+    if (!box || box === article.parentElement) {
+      if (![...unboxed.keys()].some(k => k.contains(el))) { unboxed.set(el, `${name(el)} (${Math.round(r.width)} px)`); }
+    } else if (el.tagName === "TABLE" && box.scrollWidth > box.clientWidth + 1 && !framed(box)) {
+      unframed.add(name(box));
+    }
+  }
+  if (unboxed.size) { problems.push(`wider than the screen outside a scrolling box: ${[...unboxed.values()].slice(0, 4).join(", ")}`); }
+  if (unframed.size) { problems.push(`a wide table scrolls with no visible frame: ${[...unframed].join(", ")}`); }
+  for (const img of article.querySelectorAll("img.netlab-diagram")) {
+    const svg = await (await fetch(img.currentSrc || img.src)).text();
+    const sizes = [...svg.matchAll(/font-size:\\s*([0-9.]+)px/g)].map(m => parseFloat(m[1]));
+    const box = svg.match(/viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) [0-9.]+"/);
+    if (!sizes.length || !box) { continue; }
+    const px = Math.min(...sizes) * img.getBoundingClientRect().width / parseFloat(box[1]);
+    if (px < 10.95) { problems.push(`diagram ${img.src.split("/").pop()}: its smallest text is ${px.toFixed(1)} px`); }
+  }
+  const h1 = article.querySelector("h1");
+  if (h1 && parseFloat(getComputedStyle(h1).fontSize) > 28.5) {
+    problems.push(`the title is set at ${getComputedStyle(h1).fontSize}, too large for a phone`);
+  }
+  if (/\\/labs\\//.test(location.pathname)) {
+    for (const h2 of article.querySelectorAll("section > h2")) {
+      const title = h2.textContent.replace(/^[0-9.\\s]+/, "").trim().toLowerCase();
+      const first = h2.parentElement.querySelector(".cell_output");
+      if (title.startsWith("predict") && first && first.checkVisibility()) {
+        problems.push(`"${h2.textContent.replace("#", "").trim()}" shows its result before the reader asks`);
+      }
+    }
+  }
   return problems;
 }"""
 

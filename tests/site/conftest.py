@@ -71,6 +71,8 @@ def site_report(site_root, browser_required):
     axe = "axe-core with its speed patches (NETLAB_AXE_FAST=1)" if browser_checks.axe_fast() else "axe-core as shipped"
     notes.add(f"browser checks: {len(report.pages)} pages visited in {report.seconds:.1f} s "
               f"(headless Chromium, {browser_checks.CONCURRENCY} pages at a time, {axe})")
+    phone = sum(r.timings.get("phone", 0) + r.timings.get("phone dark", 0) for r in report.pages.values())
+    notes.add(f"phone fit (390 px, light and dark) on every page: {phone:.1f} s of the visit, summed over pages")
     moves = sorted(t for r in report.pages.values() for t in r.widget_update_s)
     if moves:
         p95 = moves[min(len(moves) - 1, round(0.95 * (len(moves) - 1)))]

@@ -137,6 +137,9 @@ class SiteExercise:
     spec: dict
     cell_classes: tuple[str, ...]    # classes of the enclosing <div>s, innermost first
     tables: dict | None = None       # the checker's tables the form carries (None: it carries none)
+    variant: int = 0                 # which variant of a varied exercise (0: the lab's own numbers)
+    prompt: str = ""                 # the question of that variant
+    variants: tuple = ()             # a varied exercise's variants as its page carries them (variant 0 only)
 
 
 class _Finder(HTMLParser):
@@ -146,28 +149,36 @@ class _Finder(HTMLParser):
         self.found: list[dict] = []
         self.depth = -1                  # depth of the exercise <div> being read, -1 outside one
         self.tables: list[str] | None = None
+        self.variants: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         classes = a.get("class") or ""
         if tag == "script" and self.depth >= 0 and "netlab-exercise-tables" in classes.split():
             self.tables = []
+        if tag == "script" and self.depth >= 0 and "netlab-exercise-variants" in classes.split():
+            self.variants = []
         if tag != "div":
             return
         if "netlab-exercise" in classes.split():
             self.found.append({"key": a.get("data-key", ""), "spec": a.get("data-spec", ""),
-                               "classes": tuple(reversed(self.stack)), "tables": None})
+                               "classes": tuple(reversed(self.stack)), "tables": None, "variants": None})
             self.depth = len(self.stack)
         self.stack.append(classes)
 
     def handle_data(self, data):
         if self.tables is not None:
             self.tables.append(data)
+        if self.variants is not None:
+            self.variants.append(data)
 
     def handle_endtag(self, tag):
         if tag == "script" and self.tables is not None:
             self.found[-1]["tables"] = "".join(self.tables)
             self.tables = None
+        if tag == "script" and self.variants is not None:
+            self.found[-1]["variants"] = "".join(self.variants)
+            self.variants = None
         if tag == "div" and self.stack:
             self.stack.pop()
             if len(self.stack) == self.depth:
@@ -185,8 +196,52 @@ def site_exercises(root: Path) -> list[SiteExercise]:
         finder.feed(text)
         for f in finder.found:
             tables = json.loads(f["tables"]) if f["tables"] is not None else None
-            out.append(SiteExercise(page, f["key"], json.loads(html.unescape(f["spec"])), f["classes"], tables))
+            variants = tuple(json.loads(f["variants"])) if f["variants"] else ()
+            out.append(SiteExercise(page, f["key"], json.loads(html.unescape(f["spec"])), f["classes"], tables,
+                                    variants=variants))
     return out
+
+
+def variant_spec(delta: dict, base: dict) -> dict:
+    """A variant's full spec from the delta its page carries (written again here, not netlab's code): an
+    int is variant 0's slip at that index; a slip marked whole is complete; any other slip takes the text
+    of variant 0's slip at the same place."""
+    slips = []
+    for i, slip in enumerate(delta["slips"]):
+        if isinstance(slip, int):
+            slips.append(dict(base["slips"][slip]))
+        elif slip.get("whole"):
+            slips.append({k: v for k, v in slip.items() if k != "whole"})
+        else:
+            slips.append({**slip, "text": base["slips"][i]["text"]})
+    return {"answer": delta["answer"], **{k: delta.get(k, base[k]) for k in ("rel_tol", "unit", "quantity", "scale")},
+            "slips": slips}
+
+
+def site_variants(root: Path) -> list[SiteExercise]:
+    """Every variant of every exercise of the built site (an exercise with no variants is its variant 0)."""
+    out = []
+    for ex in site_exercises(root):
+        if not ex.variants:
+            out.append(ex)
+            continue
+        for i, v in enumerate(ex.variants):
+            out.append(SiteExercise(ex.page, ex.key, variant_spec(v["spec"], ex.spec), ex.cell_classes, ex.tables,
+                                    variant=i, prompt=v["prompt"]))
+    return out
+
+
+def variant_tempting(ex: SiteExercise) -> list[tuple[str, str]]:
+    """The tempting wrong values a variant names (its own wrong answers), as typed, with the first words
+    of their message: for a variant other than the lab's own, the values its page carries."""
+    return [(repr(s["value"]), s["text"][:30]) for s in ex.spec["slips"] if "value" in s and s["text"] not in
+            {text for _, text in _value_slip_texts(ex.spec)}]
+
+
+def _value_slip_texts(spec: dict) -> list[tuple[float, str]]:
+    """Slips of values netlab derives from the answer itself (decibels, ratios), not a lab's own."""
+    words = ("That is 10^(dB", "That is the gap", "That is the linear", "The ratio upside down", "That looks like")
+    return [(s["value"], s["text"]) for s in spec["slips"] if "value" in s and s["text"].startswith(words)]
 
 
 def _own_texts(spec: dict) -> list[str]:
@@ -229,7 +284,10 @@ def battery(ex: SiteExercise) -> list[tuple[str, str]]:
         tries += [("fraction", repr(a / 100)), ("fraction, 2 figures", _figures(a / 100, 2)[0])]
     if kind == "ratio":
         tries.append(("factor as per cent", repr(a * 100)))
-    tries += [("tempting", typed) for typed, _ in TEMPTING.get(ex.key, [])]
+    if ex.variant == 0:
+        tries += [("tempting", typed) for typed, _ in TEMPTING.get(ex.key, [])]
+    else:
+        tries += [("own slip", typed) for typed, _ in variant_tempting(ex)]
     rng = random.Random(ex.key)
     while True:       # a wrong answer that is no slip: 2.6-6x off, away from every slip listed
         r = math.exp(rng.uniform(math.log(2.6), math.log(6.0))) ** rng.choice((1, -1))
@@ -245,7 +303,7 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
     """What is wrong with the verdict (correct, message) on ``typed``; empty when it is right."""
     spec = ex.spec
     kind, tol = spec["quantity"], spec["rel_tol"]
-    where = f"{ex.page} {ex.key} ({kind}, ±{tol:g}): {label} {typed!r} -> {message!r}"
+    where = f"{ex.page} {ex.key} variant {ex.variant} ({kind}, ±{tol:g}): {label} {typed!r} -> {message!r}"
     own = any(t in message for t in _own_texts(spec))
     out = []
     if label.startswith("right"):
@@ -254,6 +312,9 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
         return [] if correct or message.startswith(ROUNDED) else [f"{where}: a rounded answer gets a slip's name"]
     if label.startswith("cut to"):          # or the lab's own wrong value, if the lab names it
         return [] if correct or message.startswith(ROUNDED) or own else [f"{where}: a cut answer gets a slip's name"]
+    if label == "own slip":
+        phrase = dict(variant_tempting(ex))[typed]
+        return [] if not correct and phrase in message else [f"{where}: the variant's own slip is not named ({phrase!r})"]
     if label == "tempting":
         phrase = dict(TEMPTING[ex.key])[typed]
         if phrase == "Correct":

@@ -56,6 +56,12 @@ def test_dark_mode_keeps_figures_and_math_readable(site_report, content_page):
     assert not (p := _problems(site_report, content_page, "dark")), p
 
 
+def test_every_page_fits_a_phone_in_light_and_dark(site_report, content_page):
+    """At 390 px, light and dark: no sideways page, wide things in a scrolling (and tables in a framed) box,
+    diagram text at least 11 px, a phone-sized title, a lab's predict-first result hidden until asked."""
+    assert not (p := _problems(site_report, content_page, "phone")), p
+
+
 def test_search_finds_a_term(site_report):
     assert not site_report.search, "\n".join(site_report.search)
 

@@ -163,3 +163,28 @@ def test_browser_agrees_with_python_on_random_text(checker_page):
         if (correct, message) != (py.correct, py.message):
             disagree.append(f"{text!r}: browser {message!r}, Python {py.message!r}")
     assert not disagree, "\n".join(disagree[:20])
+
+
+def test_browser_agrees_with_python_on_every_variant(checker_page, site_root):
+    # the browser rebuilds each variant's spec from the page's delta (variantSpec) and checks on it
+    book = [ex for ex in eb.site_exercises(site_root) if ex.variants]
+    assert book
+    rebuilt = checker_page.evaluate("items => items.map(([d, b]) => window.netlabExercise.variantSpec(d, b))",
+                                    [[v["spec"], ex.spec] for ex in book for v in ex.variants])
+    expected = [eb.variant_spec(v["spec"], ex.spec) for ex in book for v in ex.variants]
+    assert rebuilt == expected
+    variants = [v for v in eb.site_variants(site_root) if v.prompt]
+    tries = [(ex, label, text) for ex in variants for label, text in eb.battery(ex)]
+    verdicts = _js_verdicts(checker_page, [[ex.spec, text] for ex, _, text in tries])
+    trouble = [f"{ex.key} v{ex.variant} {label} {text!r}: browser {message!r}, Python {py.message!r}"
+               for (ex, label, text), (correct, message) in zip(tries, verdicts)
+               if (correct, message) != ((py := exercises.check_spec(ex.spec, text)).correct, py.message)]
+    assert not trouble, "\n".join(trouble[:20])
+
+
+def test_browser_picks_the_variant_python_picks(checker_page):
+    names = ["Ada Lovelace", "  alan   TURING ", "Grace Hopper", "s1234567", "Zoë Ångström", "李雷", ""]
+    pairs = [[name, key, n] for name in names for key in ("ex-bdp", "ex-gbn") for n in (1, 4, 16)]
+    got = checker_page.evaluate("ps => ps.map(([a, k, n]) => window.netlabExercise.variantIndex(a, k, n))", pairs)
+    assert got == [exercises.variant_index(a, k, n) for a, k, n in pairs]
+    assert checker_page.evaluate("() => window.netlabExercise.stableHash('foobar')") == 0xBF9CF968   # FNV-1a vector

@@ -119,3 +119,46 @@ def test_the_book_collapses_hidden_inputs(site_root, book_exercises):
         assert cells, page
         for first in cells:
             assert re.match(r'<details class="[^"]*\bhide above-input"', first) and " open" not in first, (page, first)
+
+
+@pytest.fixture(scope="module")
+def book_variants(site_root):
+    return eb.site_variants(site_root)
+
+
+def test_every_variant_of_every_exercise_passes_the_battery(book_exercises, book_variants):
+    # an exercise of one's own (issue 34): each variant's answer is accepted and separated from its own
+    # slips and from the common ones, as the lab's own numbers are
+    varied = [ex for ex in book_exercises if ex.variants]
+    assert len(varied) >= 8 and sum(len(ex.variants) >= 16 for ex in varied) >= 7, [ex.key for ex in varied]
+    assert len(book_variants) == sum(max(1, len(ex.variants)) for ex in book_exercises)
+    trouble, tried = [], 0
+    for ex in book_variants:
+        trouble += eb.separation_problems(ex)
+        for label, typed in eb.battery(ex):
+            feedback = exercises.check_spec(ex.spec, typed)
+            trouble += eb.problems(ex, label, typed, feedback.correct, feedback.message)
+            tried += 1
+    assert tried >= 20 * len(book_variants)
+    assert not trouble, "\n".join(trouble[:40])
+
+
+def test_variants_differ_and_variant_0_is_the_page_default(book_exercises, book_variants):
+    for ex in book_exercises:
+        if not ex.variants:
+            continue
+        mine = [v for v in book_variants if v.page == ex.page and v.key == ex.key]
+        assert mine[0].spec == ex.spec, ex.key                       # variant 0 is what the page shows first
+        answers = [v.spec["answer"] for v in mine]
+        prompts = [v.prompt for v in mine]
+        assert len(set(prompts)) == len(prompts), ex.key            # each variant asks with other numbers
+        assert len(set(answers)) >= len(answers) // 2, ex.key       # and mostly gets another answer
+
+
+def test_the_instructor_guide_lists_every_variants_answer(site_root, book_variants):
+    guide = (site_root / "book" / "appendix-instructor-guide.html").read_text(encoding="utf-8")
+    import html as html_lib
+    for ex in book_variants:
+        if ex.prompt:
+            row = f"<td>{ex.variant}</td><td>{html_lib.escape(ex.prompt)}</td><td>{exercises.fmt(ex.spec['answer'])}"
+            assert row in guide, row

@@ -142,3 +142,62 @@ def test_every_page_has_its_number(book):
     _, texts, _ = book
     unnumbered = [i + 1 for i, t in enumerate(texts) if not re.search(rf"(^|\n)\s*{i + 1}\s*(\n|$)", t)]
     assert not unnumbered[:3] and len(unnumbered) <= len(texts) // 20, f"pages without their number: {unnumbered[:10]}"
+
+
+def _headings(page_html: str) -> list[str]:
+    """The h1 and h2 texts of a page's article as a reader sees them (regular expressions, not the PDF's code)."""
+    import html as html_lib
+
+    article = page_html[page_html.index('<article class="bd-article"'):page_html.index("</article>")]
+    heads = []
+    for _, inner in re.findall(r"<h([12])(?:\s[^>]*)?>(.*?)</h\1>", article, re.S):
+        inner = re.sub(r'<a class="headerlink".*?</a>', "", inner, flags=re.S)
+        heads.append(" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", inner)).split()).replace(" .", "."))
+    return heads
+
+
+def test_bookmarks_read_as_the_headings_do(book, site_root):
+    """One bookmark per page of the book, titled as its h1 reads on the site (section number included), its
+    h2 headings beneath, each opening the page where that heading is; nothing run together or repeated
+    (Chromium's own outline read "Traffic of the threeparallelisms", "GlossaryGlossary")."""
+    reader, texts, order = book
+    outline = reader.outline
+    tops = [o for o in outline if not isinstance(o, list)]
+    assert len(tops) == len(order), (len(tops), len(order))
+    squeeze = lambda text: re.sub(r"[\s-]+", "", _norm(text))  # noqa: E731
+    for (page, _, _), (i, mark) in zip(order, ((i, o) for i, o in enumerate(outline) if not isinstance(o, list))):
+        heads = _headings((site_root / page).read_text(encoding="utf-8"))
+        assert mark.title == heads[0], (page, mark.title, heads[0])
+        below = outline[i + 1] if i + 1 < len(outline) and isinstance(outline[i + 1], list) else []
+        assert [b.title for b in below] == heads[1:], (page, [b.title for b in below][:3], heads[1:4])
+        start = reader.get_destination_page_number(mark)
+        assert squeeze(mark.title)[:25] in squeeze(texts[start]), f"bookmark {mark.title!r} opens page {start + 1}"
+        for b in below[:3]:      # a section may start at the foot of a page whose heading moved to the next
+            at = reader.get_destination_page_number(b)
+            assert squeeze(b.title)[:20] in squeeze(" ".join(texts[at:at + 2])), f"bookmark {b.title!r} opens page {at + 1}"
+
+
+def test_labs_print_with_their_solutions_and_no_dead_toggles(book, site_root):
+    from bs4 import BeautifulSoup
+
+    _, texts, order = book
+    whole = _norm(" ".join(texts))
+    for dead in ("show code cell", "solution on the website", "(solution", "your answer:", "checked in your browser",
+                 "name or student id:", "use this name"):
+        assert dead not in whole, f"the PDF prints {dead!r}"
+    missing, counted = [], 0
+    for page, _, _ in order:
+        if not page.startswith("labs/"):
+            continue
+        soup = BeautifulSoup((site_root / page).read_text(encoding="utf-8"), "html.parser")
+        for box in soup.select(".admonition.dropdown"):
+            for math in box.find_all("math"):
+                math.replace_with("\x00")      # formulas print as MathML glyphs: compare the words between them
+            runs = [run for p in box.find_all("p") if "admonition-title" not in (p.get("class") or [])
+                    for run in p.get_text(" ", strip=True).split("\x00")]
+            words = max(runs, key=len, default="")
+            words = words if len(words) >= 20 else ""
+            counted += 1
+            if words and re.sub(r"[\s-]+", "", _norm(words))[:40] not in re.sub(r"[\s-]+", "", whole):
+                missing.append(f"{page}: {words[:60]}")
+    assert counted >= 30 and not missing, (counted, missing[:5])

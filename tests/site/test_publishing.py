@@ -1,6 +1,7 @@
 """Publishing: the workflow passes a linter, the repository URL lives in one place, and the built site has
 what a published book has (sitemap, social metadata, a 404 page, launch and repository links)."""
 
+import html
 import re
 import subprocess
 import sys
@@ -38,9 +39,15 @@ def test_the_workflow_points_the_book_at_its_own_repository():
 
 def test_the_repository_url_is_set_in_one_place():
     url = _repository_url()
+    # the one exception: a lab's install cell, which runs where no _config.yml is (Colab); the Pages workflow
+    # rewrites it with _config.yml, and test_the_labs_install_cell_takes_the_repository_url checks it matches
+    def written_out(p):
+        text = p.read_text(errors="replace")
+        return url in (re.sub(r'\\?"netlab @ git\+[^"\\]+', "", text) if p.suffix == ".ipynb" else text)
+
     elsewhere = [p.relative_to(ROOT).as_posix() for d in ("book", "labs", "netlab", "_static")
                  for p in (ROOT / d).rglob("*") if p.is_file() and p.suffix in {".md", ".ipynb", ".py", ".js", ".css"}
-                 and url in p.read_text(errors="replace")]
+                 and written_out(p)]
     assert not elsewhere, f"{url} is written out in {elsewhere}: use {{{{ repository_url }}}} (netlab_site.py)"
 
 
@@ -115,3 +122,106 @@ def test_lab_sections_are_numbered_once(site_root):
         text = (site_root / page).read_text(encoding="utf-8")
         twice += [f"{page}: {m}" for m in re.findall(r'<span class="section-number">[\d.]+ </span>\s*\d+[.)] [^<]{0,40}', text)]
     assert not twice, "\n".join(twice[:10])
+
+
+@pytest.mark.site
+def test_lab_page_contents_are_numbered_once(site_root):
+    """The page contents (right sidebar, phone drawer) read the mended titles too (it read "4.10.2. 1. Switch latency")."""
+    twice = []
+    for page in content_pages(site_root):
+        if page.startswith("labs/"):
+            text = (site_root / page).read_text(encoding="utf-8")
+            entries = re.findall(r'<li class="toc-h\d[^"]*toc-entry"><a [^>]*>\s*([^<]*)</a>', text)
+            twice += [f"{page}: {e}" for e in entries if re.match(r"\d+[.)]\s", e)]
+    assert not twice, "\n".join(twice[:10])
+
+
+# --- labs that open anywhere (issue 34) ----------------------------------------------------------
+
+LABS = sorted((ROOT / "labs").glob("lab*.ipynb"))
+INSTALL = re.compile(r'"netlab @ git\+([^"]+)"')
+
+
+def _install_cell(lab):
+    import json
+
+    for cell in json.loads(lab.read_text(encoding="utf-8"))["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "code" and INSTALL.search(text):
+            return cell, text
+    return None, ""
+
+
+def test_the_labs_install_cell_takes_the_repository_url_and_does_nothing_inside_it():
+    import json
+
+    url = _repository_url()
+    with_cell = [lab for lab in LABS if _install_cell(lab)[0] is not None]
+    assert {p.name for p in with_cell} >= {"lab01-training-is-networking.ipynb", "lab02-links.ipynb",
+                                          "lab08-ultra-ethernet.ipynb"}
+    for lab in with_cell:
+        cell, text = _install_cell(lab)
+        assert INSTALL.search(text).group(1) == url, lab.name
+        # a no-op where netlab imports: pip runs only under ImportError, before the lab's own imports
+        assert re.match(r"try:.*\n\s+import netlab\b.*\nexcept ImportError:\n(\s+.*\n)*?\s+subprocess\.run\("
+                        r"\[sys\.executable, \"-m\", \"pip\", \"install\"", text), lab.name
+        assert text.index("except ImportError") < text.index("from netlab import"), lab.name
+        first_code = next(c for c in json.loads(lab.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code")
+        assert INSTALL.search("".join(first_code["source"])), f"{lab.name}: the install is not the first code cell"
+    # the Pages workflow rewrites the labs with _config.yml, so a fork installs from itself
+    assert "_config.yml labs/*.ipynb" in (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+
+
+@pytest.mark.site
+def test_colab_and_binder_launch_from_the_repository_url(site_root):
+    owner, name = _repository_url().split("github.com/", 1)[-1].split("/")[:2]
+    for lab in (p for p in content_pages(site_root) if p.startswith("labs/")):
+        text = (site_root / lab).read_text(encoding="utf-8")
+        notebook = lab.removesuffix(".html") + ".ipynb"
+        colab = f"https://colab.research.google.com/github/{owner}/{name}/blob/main/{notebook}"
+        assert f'href="{colab}"' in text, f"{lab}: no Colab button to {colab}"
+        assert "Run this lab" in text and 'href="../netlab-labs.zip"' in text, f"{lab}: no note on running it"
+        assert f"git clone {_repository_url()}.git" in re.sub(r"<[^>]+>", "", text), lab
+
+
+@pytest.mark.site
+def test_every_lab_in_one_archive_without_outputs(site_root):
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(site_root / "netlab-labs.zip") as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".ipynb"))
+        assert [n.split("/")[-1] for n in names] == [p.name for p in LABS]
+        for n in names:
+            nb = json.loads(z.read(n))
+            assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), n
+            assert "widgets" not in nb.get("metadata", {}), n
+        assert _repository_url() in z.read("netlab-labs/README.txt").decode()
+
+
+@pytest.mark.site
+def test_no_page_ships_widget_state(site_root):
+    """The site never loads widget JavaScript, so the saved widget state (1.29 MB over 11 labs) is dropped."""
+    heavy = [p for p in content_pages(site_root)
+             if "application/vnd.jupyter.widget-state+json" in (site_root / p).read_text(encoding="utf-8")]
+    assert not heavy, heavy
+
+
+@pytest.mark.site
+def test_changelog_citation_and_last_updated(site_root):
+    changelog = (site_root / "book" / "changelog.html").read_text(encoding="utf-8")
+    first_version = re.search(r"^## \[([0-9.]+)\]", (ROOT / "CHANGELOG.md").read_text(), re.M).group(1)
+    assert f"[{first_version}]" in changelog and "Keep a" in changelog
+    cff = (ROOT / "CITATION.cff").read_text()
+    version = re.search(r"^version:\s*(\S+)", cff, re.M).group(1)
+    title = re.search(r'^title:\s*"(.*)"', cff, re.M).group(1)
+    for page in ("book/changelog.html", "book/ch00-how-to-use.html"):
+        text = html.unescape(re.sub(r"<[^>]+>", "", (site_root / page).read_text(encoding="utf-8")))
+        assert "@book{netlab," in text and f"Version {version}" in text and title.split(":")[0] in text, page
+    # a date per page, from git: the date of the last commit that changed the chapter's source
+    done = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%cs", "--", "book/ch04-infiniband-vs-ethernet.md"],
+                          capture_output=True, text=True)
+    expected = done.stdout.strip()
+    if expected:
+        ch04 = (site_root / "book" / "ch04-infiniband-vs-ethernet.html").read_text(encoding="utf-8")
+        assert f"Last updated on {expected}." in ch04
