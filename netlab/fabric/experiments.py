@@ -19,9 +19,10 @@ import time
 
 from netlab import specs, validate
 from netlab.sim.loadbalance import SCHEMES, balancer
-from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
+from netlab.sim.network import MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.switch import PFC
-from netlab.sim.topology import leaf_spine
+from netlab.sim.engine import DEFAULT_MAX_EVENTS
+from netlab.sim.topology import fat_tree, leaf_spine
 from netlab.sim.uet import uet
 
 PATTERNS = ("permutation", "all_to_all")
@@ -148,20 +149,31 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
         if len(leaf_and_spine) != 2:
             raise TypeError(f"failed_link must be a (leaf, spine) pair, got {failed_link!r:.80}")
         fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *leaf_and_spine)
+    return _run_jobs(net, scheme, pattern, jobs, lambda h: h // hosts_per_leaf, bytes_per_host, bandwidth_bps,
+                     seed, ack_every, ("leaf", "spine"))
+
+
+def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_host: int, bandwidth_bps: float,
+              seed: int, ack_every: int, uplink: tuple[str, str], max_events: int = DEFAULT_MAX_EVENTS) -> FabricRun:
+    """Add each job's flows to ``net`` (hosts ``h{i}``, ``leaf_of(i)`` the switch a host hangs off),
+    run it, and read the result; ``uplink`` names the (lower, upper) switch prefixes of the ports
+    counted in ``uplink_bytes``."""
     pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
     rng = random.Random(seed)
     job_of = []
+    taken = [h for job in jobs for h in job]
     for j, members in enumerate(jobs):
-        for src, dst, size in _flows(pattern, list(members), hosts_per_leaf, bytes_per_host, rng):
+        for src, dst, size in _flows(pattern, list(members), leaf_of, bytes_per_host, rng):
             net.add_flow(f"h{src}", f"h{dst}", size, transport=pair)
             job_of.append(j)
     start = time.perf_counter()
-    r = net.run()
+    r = net.run(max_events=max_events)
     wall = time.perf_counter() - start
     if r.stop_reason != "complete":
         raise RuntimeError(f"the run stopped early ({r.stop_reason}); shrink the pattern")
     times = tuple(f.completion_time_s for f in r.flows)
-    uplinks = tuple(p.tx_bytes for p in r.ports if p.name.startswith("leaf") and p.peer.startswith("spine"))
+    low, high = uplink
+    uplinks = tuple(p.tx_bytes for p in r.ports if p.name.startswith(low) and p.peer.startswith(high))
     return FabricRun(
         scheme=scheme, pattern=pattern, n_hosts=len(taken), n_flows=len(times),
         ideal_s=bytes_per_host * 8.0 / bandwidth_bps, completion_times_s=times,
@@ -169,6 +181,40 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
         uplink_bytes=uplinks, out_of_order_packets=sum(f.out_of_order_packets for f in r.flows),
         retransmitted_packets=sum(f.retransmitted_packets for f in r.flows), dropped_packets=r.dropped_packets,
         events_processed=r.events_processed, wall_s=wall)
+
+
+def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_per_host: int = 2_000_000,
+                     bandwidth_bps: float = 100e9, tiers: int = 3, seed: int = 0,
+                     propagation_s: float | None = None, ack_every: int = 1,
+                     max_events: int = MAX_RUN_EVENTS) -> FabricRun:
+    """:func:`run_pattern` on the fat tree of ``k``-port switches
+    (:func:`~netlab.sim.topology.fat_tree`: ``k^3/4`` hosts in three tiers, ``k^2/2`` in two),
+    the same lossless fabric and transport; a permutation sends every host's bytes to a host
+    under another edge switch. One priority is simulated (all the traffic uses priority 0, so
+    the results are those of eight), which keeps 8,192 hosts at about 1 GB.
+
+    >>> run = fat_tree_pattern("spray", 4, bytes_per_host=20_000, propagation_s=1e-6)
+    >>> run.n_flows, run.dropped_packets
+    (16, 0)
+    """
+    validate.choice("scheme", scheme, SCHEMES)
+    validate.choice("pattern", pattern, PATTERNS)
+    k = validate.integer("k", k, minimum=4, maximum=32, why="8,192 hosts in three tiers; use flowlevel beyond")
+    tiers = validate.integer("tiers", tiers, minimum=2, maximum=3)
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    seed = validate.integer("seed", seed, minimum=0)
+    max_events = validate.integer("max_events", max_events, minimum=1, maximum=MAX_RUN_EVENTS)
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net = fat_tree(k, bandwidth_bps, propagation_s, tiers=tiers,
+                   flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
+                   load_balancer=balancer(scheme), seed=seed, n_priorities=1)
+    h = k // 2
+    low = ("edge", "agg") if tiers == 3 else ("leaf", "spine")
+    return _run_jobs(net, scheme, pattern, (tuple(range(len(net.hosts))),), lambda i: i // h, bytes_per_host,
+                     bandwidth_bps, seed, ack_every, low, max_events)
 
 
 def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tuple[tuple[int, ...], ...]:
@@ -185,13 +231,13 @@ def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tup
                  for j in range(n_jobs))
 
 
-def _flows(pattern: str, members: list[int], hosts_per_leaf: int, n_bytes: int,
+def _flows(pattern: str, members: list[int], leaf_of_host, n_bytes: int,
            rng: random.Random) -> list[tuple[int, int, int]]:
-    """(src, dst, bytes) for the pattern among ``members``."""
+    """(src, dst, bytes) for the pattern among ``members``; ``leaf_of_host(i)``: host i's switch."""
     if pattern == "all_to_all":
         share = max(1, n_bytes // (len(members) - 1))
         return [(s, d, share) for s in members for d in members if s != d]
-    leaf_of = {h: h // hosts_per_leaf for h in members}
+    leaf_of = {h: leaf_of_host(h) for h in members}
     dst = list(members)
     rng.shuffle(dst)
     for _ in range(100 * len(members)):      # repair: swap until no host sends within its leaf

@@ -19,6 +19,9 @@ API = {
     experiments.fail_spine_link: dict(net=leaf_spine(2, 2, 1, 100e9, 100e9), n_leaves=2, n_spines=2, hosts_per_leaf=1,
                              leaf=0, spine=1),
     experiments.interleaved_jobs: dict(n_leaves=2, hosts_per_leaf=4, n_jobs=2),
+    experiments.fat_tree_pattern: dict(scheme="ecmp", k=4, pattern="permutation", bytes_per_host=10_000,
+                                       bandwidth_bps=100e9, tiers=3, seed=0, propagation_s=1e-6, ack_every=1,
+                                       max_events=1_000_000),
 }
 
 
