@@ -217,6 +217,18 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
                      bandwidth_bps, seed, ack_every, low, max_events)
 
 
+def summary(run: FabricRun, tail_percentile: float = 99.0) -> dict:
+    """The figures of a run as a dict of numbers (a sweep's ``measure``, see :mod:`netlab.sweep`);
+    ``tail_s`` is the completion time at ``tail_percentile``. The wall time is left out, so that
+    the same seed gives the same row wherever it ran."""
+    validate.instance("run", run, FabricRun, "a FabricRun")
+    tail_percentile = validate.in_range("tail_percentile", tail_percentile, 0.0, 100.0)
+    return dict(median_s=run.percentile_s(50), tail_s=run.percentile_s(tail_percentile),
+                max_s=max(run.completion_times_s),
+                slowdown=run.slowdown, out_of_order_packets=run.out_of_order_packets,
+                events_processed=run.events_processed)
+
+
 def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tuple[tuple[int, ...], ...]:
     """Split every leaf's hosts among ``n_jobs`` jobs, so the jobs share every uplink.
 

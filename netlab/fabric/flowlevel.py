@@ -232,13 +232,31 @@ class FlowLevelRun:
                 f"= {self.slowdown:.2f}x ideal; busiest link asked for {self.peak_link_demand:.2f}x its capacity)")
 
 
+def summary(run: FlowLevelRun, tail_percentile: float = 99.0) -> dict:
+    """The figures of a run as a dict of numbers (a sweep's ``measure``, see :mod:`netlab.sweep`);
+    ``tail_s`` is the completion time at ``tail_percentile``."""
+    validate.instance("run", run, FlowLevelRun, "a FlowLevelRun")
+    tail_percentile = validate.in_range("tail_percentile", tail_percentile, 0.0, 100.0)
+    return dict(median_s=run.median_s, tail_s=run.percentile_s(tail_percentile), max_s=run.max_s,
+                slowdown=run.slowdown,
+                peak_link_demand=run.peak_link_demand, rate_recomputations=run.rate_recomputations)
+
+
 def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capacity_bps: np.ndarray,
-             size_bits: np.ndarray) -> tuple[np.ndarray, int]:
+             size_bits: np.ndarray, refill: bool | None = None) -> tuple[np.ndarray, int]:
     """Finish times (s) of flows of ``size_bits`` that all start at t = 0 on these paths.
 
     Between two completions the rates are max-min fair; when flows finish the rest
     are filled again. Returns the times and how many times the rates were computed.
     The inputs are those of :func:`max_min_rates`, one flow per entry of ``size_bits``.
+
+    When every flow has the same size the first rates hold to the end, so one fill gives every
+    time as ``size / rate`` (``refill=None``, the default, does that; ``refill=True`` fills again
+    at every completion all the same). Why: the flows that finish first are the fastest, and a
+    fastest flow shares no full link with a slower one (on a full link every flow whose
+    bottleneck it is gets the link's highest rate, so a slower flow's bottleneck carries no
+    faster flow); removing them leaves every other flow its bottleneck, so the rates stay max-min
+    fair, and by induction the next to finish are again the fastest left.
     """
     size_bits = _vector("size_bits", size_bits)
     n_flows = validate.integer("len(size_bits)", len(size_bits), minimum=1, maximum=MAX_FLOWS)
@@ -246,10 +264,17 @@ def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capac
     flow_of, link_of, weight, capacity_bps = _check_paths(flow_of, link_of, weight, capacity_bps, n_flows)
     if (np.bincount(flow_of, minlength=n_flows) == 0).any():
         raise ValueError("every flow must cross at least one link (flow_of)")
+    if refill is not None:
+        refill = validate.boolean("refill", refill)
+    paths = _Paths(flow_of, link_of, weight, n_flows, len(capacity_bps))
+    if not refill and (size_bits == size_bits[0]).all():
+        # fast path: equal sizes, so the first max-min rates hold to the end (see the docstring);
+        # refill=True computes the same times round by round (tests/fabric/test_flowlevel.py)
+        rate = _fill(paths, capacity_bps, np.ones(n_flows, dtype=bool))
+        return size_bits / rate, 1
     left = size_bits.astype(float)
     done_at = np.full(n_flows, np.nan)
     alive = np.ones(n_flows, dtype=bool)
-    paths = _Paths(flow_of, link_of, weight, n_flows, len(capacity_bps))
     now, rounds = 0.0, 0
     while alive.any():
         rate = _fill(paths, capacity_bps, alive)

@@ -22,6 +22,8 @@ API = {
     experiments.fat_tree_pattern: dict(scheme="ecmp", k=4, pattern="permutation", bytes_per_host=10_000,
                                        bandwidth_bps=100e9, tiers=3, seed=0, propagation_s=1e-6, ack_every=1,
                                        max_events=1_000_000),
+    experiments.summary: dict(run=experiments.run_pattern("ecmp", n_leaves=2, n_spines=2, hosts_per_leaf=2,
+                                                          bytes_per_host=10_000), tail_percentile=99.0),
 }
 
 

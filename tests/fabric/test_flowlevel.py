@@ -154,6 +154,7 @@ API = {
                                     propagation_s=1e-6, payload_fraction=1.0, seed=0),
     fl.fat_tree_permutation: dict(k=4, bandwidth_bps=100e9, scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
                                   payload_fraction=1.0, seed=0),
+    fl.summary: dict(run=fl.fat_tree_permutation(4, 100e9, n_bytes=10_000), tail_percentile=99.0),
 }
 
 
@@ -172,3 +173,19 @@ def test_bad_arrays_are_refused():
         fl.max_min_rates(np.array([0]), np.array([3]), np.ones(1), np.array([1.0]), 1)
     with pytest.raises(ValueError, match="flow_of"):
         fl.max_min_rates(np.array([0]), np.array([0]), np.ones(1), np.array([1.0]), 2)   # flow 1 has no link
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equal_sizes_one_fill_gives_the_times_of_a_fill_per_completion(seed):
+    """The fast path of complete(): with equal sizes the first rates hold to the end, so one fill
+    gives the times that filling again at every completion gives (random paths and capacities)."""
+    rng = np.random.default_rng(seed)
+    n_flows, n_links = 60, 25
+    flow_of = np.repeat(np.arange(n_flows), 3)
+    link_of = rng.integers(0, n_links, 3 * n_flows)
+    caps = rng.uniform(1.0, 4.0, n_links)
+    sizes = np.full(n_flows, 10.0)
+    fast, one = fl.complete(flow_of, link_of, np.ones(3 * n_flows), caps, sizes)
+    slow, rounds = fl.complete(flow_of, link_of, np.ones(3 * n_flows), caps, sizes, refill=True)
+    assert one == 1 and rounds > 1
+    np.testing.assert_allclose(fast, slow, rtol=1e-12)
