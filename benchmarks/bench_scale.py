@@ -6,7 +6,8 @@ Run::
     .venv/bin/python benchmarks/bench_scale.py --flowlevel --hosts 1000000     # flow-level model
     .venv/bin/python benchmarks/bench_scale.py --hosts 1024 --routing spray --ack-every 1
 
-Each run prints one JSON line: ``wall_s`` (the run, set-up and routes included), ``events``
+Each run prints one JSON line: ``wall_s`` (the run, set-up and routes included; ``cpu_s`` the
+same in CPU seconds, the figure to read on a shared machine), ``events``
 (simulator events; for the flow-level model the number of max-min rate fills), ``peak_rss_mb``
 (the process's peak resident set), ``fct_median_us`` and ``fct_max_us`` (flow completion
 times), the fabric (``k``, ``tiers``, ``hosts``), ``bare_loop_s`` (a bare heapq loop of 1M
@@ -76,7 +77,7 @@ def main(argv=None) -> dict:
     load = os.getloadavg()[0]
     bare = bare_loop_s()
     k = radix_for(args.hosts)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if args.flowlevel:
         from netlab.fabric import flowlevel
         payload = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
@@ -97,6 +98,7 @@ def main(argv=None) -> dict:
                    compiled=sim.COMPILED, ack_every=args.ack_every)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.update(hosts=k ** 3 // 4, k=k, tiers=3, bytes=args.bytes, seed=args.seed, wall_s=round(wall, 2),
+               cpu_s=round(time.process_time() - cpu, 2),
                peak_rss_mb=round(rss), fct_median_us=round(times[(len(times) - 1) // 2] * 1e6, 1),
                fct_max_us=round(times[-1] * 1e6, 1), bare_loop_s=round(bare, 3), load=round(load, 2))
     print(json.dumps(out), flush=True)

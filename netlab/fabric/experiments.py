@@ -18,11 +18,12 @@ import random
 import time
 
 from netlab import specs, validate
+from netlab.fabric import rails
 from netlab.sim.loadbalance import SCHEMES, balancer
 from netlab.sim.network import MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.switch import PFC
 from netlab.sim.engine import DEFAULT_MAX_EVENTS
-from netlab.sim.topology import fat_tree, leaf_spine
+from netlab.sim.topology import fat_tree, leaf_spine, rail_optimized
 from netlab.sim.uet import uet
 
 PATTERNS = ("permutation", "all_to_all")
@@ -154,7 +155,8 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
 
 
 def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_host: int, bandwidth_bps: float,
-              seed: int, ack_every: int, uplink: tuple[str, str], max_events: int = DEFAULT_MAX_EVENTS) -> FabricRun:
+              seed: int, ack_every: int, uplink: tuple[str, str], max_events: int = DEFAULT_MAX_EVENTS,
+              flows: list | None = None) -> FabricRun:
     """Add each job's flows to ``net`` (hosts ``h{i}``, ``leaf_of(i)`` the switch a host hangs off),
     run it, and read the result; ``uplink`` names the (lower, upper) switch prefixes of the ports
     counted in ``uplink_bytes``."""
@@ -163,7 +165,8 @@ def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_ho
     job_of = []
     taken = [h for job in jobs for h in job]
     for j, members in enumerate(jobs):
-        for src, dst, size in _flows(pattern, list(members), leaf_of, bytes_per_host, rng):
+        chosen = flows if flows is not None else _flows(pattern, list(members), leaf_of, bytes_per_host, rng)
+        for src, dst, size in chosen:
             net.add_flow(f"h{src}", f"h{dst}", size, transport=pair)
             job_of.append(j)
     start = time.perf_counter()
@@ -215,6 +218,72 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
     low = ("edge", "agg") if tiers == 3 else ("leaf", "spine")
     return _run_jobs(net, scheme, pattern, (tuple(range(len(net.hosts))),), lambda i: i // h, bytes_per_host,
                      bandwidth_bps, seed, ack_every, low, max_events)
+
+
+def rail_network(n_gpus: int, switch: str = "quantum2", domain: str = "dgx-h100", **network_kwargs):
+    """The two-tier rail-optimized fabric :func:`netlab.fabric.rails.size` counts for ``n_gpus``
+    GPUs, as a packet-level :class:`~netlab.sim.network.Network`
+    (:func:`~netlab.sim.topology.rail_optimized`): its leaves, spines, links between each leaf and
+    spine, and port rate. Returns ``(network, rail_fabric)``; the network has the rail fabric's
+    ``n_switches`` switches and ``n_cables`` links.
+
+    >>> net, fab = rail_network(64)         # 8 DGX H100 nodes on Quantum-2: 8 rails, 1 leaf each
+    >>> len(net.switches), fab.n_switches
+    (12, 12)
+    """
+    fab = rails.size("rail_optimized", n_gpus, switch, domain)
+    if fab.n_tiers != 2:
+        raise ValueError(f"n_gpus must give a two-tier rail-optimized fabric of {switch} switches (the packet "
+                         f"model builds two tiers; netlab.fabric.flowlevel.rail_traffic runs three), got "
+                         f"{n_gpus:,} GPUs, {fab.n_tiers} tiers")
+    clos_fab = fab.fabric
+    n_leaves, n_spines = clos_fab.switches_per_tier
+    uplinks = clos_fab.leaf_uplinks
+    if uplinks % n_spines:
+        raise ValueError(f"n_gpus must split each leaf's {uplinks} uplinks evenly over {n_spines} spines, got "
+                         f"{n_gpus:,}")                                               # pragma: no cover
+    net = rail_optimized(fab.n_domains, fab.n_rails, clos_fab.leaf_downlinks, n_spines, clos_fab.port_rate_bps,
+                         links_per_spine=uplinks // n_spines, **network_kwargs)
+    if len(net.switches) != fab.n_switches:
+        raise ValueError(f"n_gpus: the fabric's {fab.n_switches} switches are not those of two tiers of "
+                         f"{n_leaves} leaves and {n_spines} spines")                   # pragma: no cover
+    return net, fab
+
+
+def rail_pattern(scheme: str, n_gpus: int, pattern: str = "rail_ring", switch: str = "quantum2",
+                 domain: str = "dgx-h100", bytes_per_host: int = 200_000, seed: int = 0,
+                 propagation_s: float | None = None, ack_every: int = 1) -> FabricRun:
+    """Chapter 5's lossless fabric and transport on :func:`rail_network`: ``"rail_ring"`` sends
+    every GPU's bytes to the GPU of its rail in the next domain (the network step of a
+    hierarchical ring all-reduce), ``"permutation"`` to a random GPU under another leaf.
+    ``uplink_bytes`` counts the leaf-to-spine ports: a rail ring on a rail that fits one leaf
+    sends nothing up.
+
+    >>> run = rail_pattern("ecmp", 64, bytes_per_host=20_000)
+    >>> sum(run.uplink_bytes), run.n_flows
+    (0, 64)
+    """
+    validate.choice("scheme", scheme, SCHEMES)
+    validate.choice("pattern", pattern, ("rail_ring", "permutation"))
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    seed = validate.integer("seed", seed, minimum=0)
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net, fab = rail_network(n_gpus, switch, domain, propagation_s=propagation_s,
+                            flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
+                            load_balancer=balancer(scheme), seed=seed, n_priorities=1)
+    d, n_rails, n_domains = fab.fabric.leaf_downlinks, fab.n_rails, fab.n_domains
+    leaves_per_rail = -(-n_domains // d)
+
+    def leaf_of(i: int) -> int:
+        return (i % n_rails) * leaves_per_rail + (i // n_rails) // d
+
+    flows = None
+    if pattern == "rail_ring":
+        flows = [(i, ((i // n_rails + 1) % n_domains) * n_rails + i % n_rails, bytes_per_host) for i in range(n_gpus)]
+    return _run_jobs(net, scheme, "permutation" if flows is None else pattern, (tuple(range(n_gpus)),), leaf_of,
+                     bytes_per_host, fab.fabric.port_rate_bps, seed, ack_every, ("rail", "spine"), flows=flows)
 
 
 def summary(run: FabricRun, tail_percentile: float = 99.0) -> dict:

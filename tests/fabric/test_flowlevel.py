@@ -154,6 +154,9 @@ API = {
                                     propagation_s=1e-6, payload_fraction=1.0, seed=0),
     fl.fat_tree_permutation: dict(k=4, bandwidth_bps=100e9, scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
                                   payload_fraction=1.0, seed=0),
+    fl.rail_traffic: dict(n_gpus=256, pattern="rail_ring", wiring="rail_optimized", switch="quantum2",
+                          domain="dgx-h100", scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
+                          payload_fraction=1.0, seed=0),
     fl.summary: dict(run=fl.fat_tree_permutation(4, 100e9, n_bytes=10_000), tail_percentile=99.0),
 }
 
@@ -189,3 +192,18 @@ def test_equal_sizes_one_fill_gives_the_times_of_a_fill_per_completion(seed):
     slow, rounds = fl.complete(flow_of, link_of, np.ones(3 * n_flows), caps, sizes, refill=True)
     assert one == 1 and rounds > 1
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+def test_rail_ring_runs_at_line_rate_on_rails_and_collides_on_a_top_of_rack_fat_tree():
+    """2,048 GPUs (256 DGX H100 nodes) on Quantum-2 (k = 64, 32 NICs a leaf). Rail-optimized: a rail's
+    256 NICs fill 8 leaves, and only the ring hop between two of them leaves a leaf (one flow on the
+    way up and one down each): every flow at the NIC's 400 Gb/s. Top-of-rack: a leaf holds 4 nodes,
+    so a quarter of all flows leave their leaf, 16 from each leaf on its 32 uplinks, and ECMP
+    collides some (the slowest set by the busiest link). Spraying evens out both."""
+    rails_ring = fl.rail_traffic(2048, "rail_ring", "rail_optimized", n_bytes=1_000_000, propagation_s=0.0)
+    assert rails_ring.max_s == pytest.approx(1_000_000 * 8 / 400e9, rel=1e-9)
+    tor = fl.rail_traffic(2048, "rail_ring", "fat_tree", n_bytes=1_000_000, propagation_s=0.0)
+    assert tor.max_s == pytest.approx(tor.peak_link_demand * 1_000_000 * 8 / 400e9, rel=1e-9)
+    assert tor.peak_link_demand >= 2
+    sprayed = fl.rail_traffic(2048, "rail_ring", "fat_tree", scheme="spray", n_bytes=1_000_000, propagation_s=0.0)
+    assert sprayed.max_s == pytest.approx(1_000_000 * 8 / 400e9, rel=1e-9)
