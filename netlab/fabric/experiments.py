@@ -17,12 +17,16 @@ import math
 import random
 import time
 
+import numpy as np
+
 from netlab import specs, validate
-from netlab.fabric import rails
+from netlab.fabric import flowlevel, rails
+from netlab.sim.engine import DEFAULT_MAX_EVENTS
 from netlab.sim.loadbalance import SCHEMES, balancer
 from netlab.sim.network import MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
-from netlab.sim.switch import PFC
-from netlab.sim.engine import DEFAULT_MAX_EVENTS
+from netlab.sim.packet import DATA, Packet
+from netlab.sim.routing import compute_routes
+from netlab.sim.switch import ECMP, PFC
 from netlab.sim.topology import fat_tree, leaf_spine, rail_optimized
 from netlab.sim.uet import uet
 
@@ -218,6 +222,65 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
     low = ("edge", "agg") if tiers == 3 else ("leaf", "spine")
     return _run_jobs(net, scheme, pattern, (tuple(range(len(net.hosts))),), lambda i: i // h, bytes_per_host,
                      bandwidth_bps, seed, ack_every, low, max_events)
+
+
+def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps: float = 100e9, seed: int = 0,
+                          propagation_s: float | None = None):
+    """The flow-level (max-min fair) model of the ECMP permutation :func:`fat_tree_pattern` runs, on
+    the very paths the packet model's ECMP hash gives its flows (same seed, same flows), every
+    capacity scaled to the payload share: a :class:`~netlab.fabric.flowlevel.FlowLevelRun`.
+
+    The two models then differ only in what the fluid leaves out (queues, the transport's
+    dynamics), not in the draw of paths. The packet model's hash is a CRC-32 of the flow and a
+    salt per switch, which is linear: two switches on one path XOR the same flow's hash with
+    constants, so the choice at an aggregation switch follows the choice made at the edge
+    (*hash polarization*), and more flows share a link than under independent draws
+    (:func:`~netlab.fabric.flowlevel.fat_tree_permutation` draws each tier independently).
+    """
+    k = validate.integer("k", k, minimum=4, maximum=32, why="8,192 hosts in three tiers")
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    seed = validate.integer("seed", seed, minimum=0)
+    propagation_s = (specs.value("sim.assume.link_propagation") if propagation_s is None
+                     else validate.in_range("propagation_s", propagation_s, 0.0, 1.0))
+    net = fat_tree(k, bandwidth_bps, propagation_s, seed=seed, n_priorities=1)
+    h = k // 2
+    for src, dst, size in _flows("permutation", list(range(len(net.hosts))), lambda i: i // h, bytes_per_host,
+                                 random.Random(seed)):
+        net.add_flow(f"h{src}", f"h{dst}", size)
+    compute_routes(net)
+    ecmp = ECMP()
+    link_ids: dict = {}
+    flow_of, link_of = [], []
+    for flow in net.flows:
+        probe = Packet(DATA, flow.flow_id, flow.src.id, flow.dst.id, 1, entropy=flow.entropy)
+        hops: list = [flow.src.name]                             # the host's own link
+        sw = flow.src.port.peer
+        while True:
+            ports = sw.route(flow.dst.id)
+            out = ports[0] if len(ports) == 1 else ecmp.choose(sw, probe, ports)
+            hops.append((sw.name, out))
+            nxt = sw.ports[out].peer
+            if nxt is flow.dst:
+                break
+            sw = nxt
+        for hop in hops:
+            flow_of.append(flow.flow_id)
+            link_of.append(link_ids.setdefault(hop, len(link_ids)))
+    mtu, header = specs.value("sim.assume.mtu"), specs.value("sim.assume.header")
+    payload_bps = bandwidth_bps * mtu / (mtu + header)
+    flows, links = np.array(flow_of), np.array(link_of)
+    times, rounds = flowlevel.complete(flows, links, np.ones(len(flows)), np.full(len(link_ids), payload_bps),
+                                       np.full(len(net.flows), 8.0 * bytes_per_host))
+    hops_per_flow = np.bincount(flows)
+    load = np.bincount(links, minlength=len(link_ids))
+    return flowlevel.FlowLevelRun(
+        topology=f"{k}-ary fat tree, the packet model's ECMP paths", scheme="ecmp", n_hosts=len(net.hosts),
+        n_flows=len(net.flows), n_bytes=bytes_per_host,
+        ideal_s=8.0 * bytes_per_host / payload_bps + int(hops_per_flow.min()) * propagation_s,
+        completion_times_s=times + hops_per_flow * propagation_s, rate_recomputations=rounds,
+        peak_link_demand=float(load.max()))
 
 
 def rail_network(n_gpus: int, switch: str = "quantum2", domain: str = "dgx-h100", **network_kwargs):

@@ -25,6 +25,8 @@ API = {
     experiments.rail_network: dict(n_gpus=64, switch="quantum2", domain="dgx-h100"),
     experiments.rail_pattern: dict(scheme="ecmp", n_gpus=64, pattern="rail_ring", switch="quantum2",
                                    domain="dgx-h100", bytes_per_host=10_000, seed=0, propagation_s=1e-6, ack_every=1),
+    experiments.fluid_on_packet_paths: dict(k=4, bytes_per_host=10_000, bandwidth_bps=100e9, seed=0,
+                                            propagation_s=1e-6),
     experiments.summary: dict(run=experiments.run_pattern("ecmp", n_leaves=2, n_spines=2, hosts_per_leaf=2,
                                                           bytes_per_host=10_000), tail_percentile=99.0),
 }
