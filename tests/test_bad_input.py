@@ -27,7 +27,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from netlab import cluster, exercises, rdma, specs, units
+from netlab import cluster, exercises, rdma, specs, sweep, units
 from netlab.collectives import nccl_log, nccl_tests, nccl_tuner, on_topology, schedules
 from netlab.fabric import experiments as fabric_experiments, figures as fabric_figures, flowlevel
 from netlab.lossless import dcqcn, experiments as lossless_experiments, figures as lossless_figures
@@ -233,6 +233,9 @@ CASES = {
     # methods of results, as a reader calls them
     flowlevel.FlowLevelRun.percentile_s: Case(dict(q=50.0), make=lambda: _FLOWLEVEL),
     fabric_experiments.FabricRun.percentile_s: Case(dict(q=50.0), make=lambda: _FABRIC_RUN),
+    sweep.Sweep.column: Case(dict(name="seed"), make=lambda: sweep.Sweep(("seed",), ((1,),), "serial")),
+    sweep.Sweep.where: Case(make=lambda: sweep.Sweep(("seed",), ((1,),), "serial")),
+    sweep.Sweep.records: Case(make=lambda: sweep.Sweep(("seed",), ((1,),), "serial")),
     dcqcn.Trajectory.mean_rates_bps: Case(dict(since_s=0.0), make=lambda: dcqcn.simulate(duration_s=1e-4)),
     lossless_experiments.SharingResult.mean_rates_bps: Case(dict(since_s=0.0), make=lambda: _SHARING),
     lossless_experiments.SharingResult.mean_queue_bytes: Case(dict(since_s=0.0), make=lambda: _SHARING),
@@ -375,7 +378,7 @@ RESULT_RECORDS = [
     "netlab.cluster.Evaluation", "netlab.cluster.Verdict", "netlab.cluster.Robustness",
     "netlab.lossless.ib_vs_ethernet.Headroom", "netlab.lossless.ib_vs_ethernet.TimeoutCase",
     "netlab.rdma.core.AsyncEvent", "netlab.fabric.rails.RailFabric", "netlab.fabric.rails.Traffic",
-    "netlab.fabric.rails.Saving",
+    "netlab.fabric.rails.Saving", "netlab.sweep.Sweep",
     "netlab.collectives.alpha_beta.CollectiveTime", "netlab.collectives.nccl_tests.NcclRow",
     "netlab.collectives.nccl_tests.NcclTestsRun", "netlab.collectives.nccl_tests.AlphaBetaFit",
     "netlab.collectives.nccl_tuner.TunerEstimate", "netlab.collectives.nccl_tuner.SwitchLatencyEffect",

@@ -18,10 +18,14 @@ import random
 import time
 
 from netlab import specs, validate
+from netlab.fabric import rails
+from netlab.sim.engine import DEFAULT_MAX_EVENTS
 from netlab.sim.loadbalance import SCHEMES, balancer
-from netlab.sim.network import MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
-from netlab.sim.switch import PFC
-from netlab.sim.topology import leaf_spine
+from netlab.sim.network import MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
+from netlab.sim.packet import DATA, Packet
+from netlab.sim.routing import compute_routes
+from netlab.sim.switch import ECMP, PFC
+from netlab.sim.topology import fat_tree, leaf_spine, rail_optimized
 from netlab.sim.uet import uet
 
 PATTERNS = ("permutation", "all_to_all")
@@ -148,20 +152,33 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
         if len(leaf_and_spine) != 2:
             raise TypeError(f"failed_link must be a (leaf, spine) pair, got {failed_link!r:.80}")
         fail_spine_link(net, n_leaves, n_spines, hosts_per_leaf, *leaf_and_spine)
+    return _run_jobs(net, scheme, pattern, jobs, lambda h: h // hosts_per_leaf, bytes_per_host, bandwidth_bps,
+                     seed, ack_every, ("leaf", "spine"))
+
+
+def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_host: int, bandwidth_bps: float,
+              seed: int, ack_every: int, uplink: tuple[str, str], max_events: int = DEFAULT_MAX_EVENTS,
+              flows: list | None = None) -> FabricRun:
+    """Add each job's flows to ``net`` (hosts ``h{i}``, ``leaf_of(i)`` the switch a host hangs off),
+    run it, and read the result; ``uplink`` names the (lower, upper) switch prefixes of the ports
+    counted in ``uplink_bytes``."""
     pair = uet(spray=False, reorder_threshold=REORDER_THRESHOLD, ack_every=ack_every)
     rng = random.Random(seed)
     job_of = []
+    taken = [h for job in jobs for h in job]
     for j, members in enumerate(jobs):
-        for src, dst, size in _flows(pattern, list(members), hosts_per_leaf, bytes_per_host, rng):
+        chosen = flows if flows is not None else _flows(pattern, list(members), leaf_of, bytes_per_host, rng)
+        for src, dst, size in chosen:
             net.add_flow(f"h{src}", f"h{dst}", size, transport=pair)
             job_of.append(j)
     start = time.perf_counter()
-    r = net.run()
+    r = net.run(max_events=max_events)
     wall = time.perf_counter() - start
     if r.stop_reason != "complete":
         raise RuntimeError(f"the run stopped early ({r.stop_reason}); shrink the pattern")
     times = tuple(f.completion_time_s for f in r.flows)
-    uplinks = tuple(p.tx_bytes for p in r.ports if p.name.startswith("leaf") and p.peer.startswith("spine"))
+    low, high = uplink
+    uplinks = tuple(p.tx_bytes for p in r.ports if p.name.startswith(low) and p.peer.startswith(high))
     return FabricRun(
         scheme=scheme, pattern=pattern, n_hosts=len(taken), n_flows=len(times),
         ideal_s=bytes_per_host * 8.0 / bandwidth_bps, completion_times_s=times,
@@ -169,6 +186,181 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
         uplink_bytes=uplinks, out_of_order_packets=sum(f.out_of_order_packets for f in r.flows),
         retransmitted_packets=sum(f.retransmitted_packets for f in r.flows), dropped_packets=r.dropped_packets,
         events_processed=r.events_processed, wall_s=wall)
+
+
+def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_per_host: int = 2_000_000,
+                     bandwidth_bps: float = 100e9, tiers: int = 3, seed: int = 0,
+                     propagation_s: float | None = None, ack_every: int = 1,
+                     max_events: int = MAX_RUN_EVENTS) -> FabricRun:
+    """:func:`run_pattern` on the fat tree of ``k``-port switches
+    (:func:`~netlab.sim.topology.fat_tree`: ``k^3/4`` hosts in three tiers, ``k^2/2`` in two),
+    the same lossless fabric and transport; a permutation sends every host's bytes to a host
+    under another edge switch. One priority is simulated (all the traffic uses priority 0, so
+    the results are those of eight), which keeps 8,192 hosts at about 1 GB.
+
+    >>> run = fat_tree_pattern("spray", 4, bytes_per_host=20_000, propagation_s=1e-6)
+    >>> run.n_flows, run.dropped_packets
+    (16, 0)
+    """
+    validate.choice("scheme", scheme, SCHEMES)
+    validate.choice("pattern", pattern, PATTERNS)
+    k = validate.integer("k", k, minimum=4, maximum=32, why="8,192 hosts in three tiers; use flowlevel beyond")
+    tiers = validate.integer("tiers", tiers, minimum=2, maximum=3)
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    seed = validate.integer("seed", seed, minimum=0)
+    max_events = validate.integer("max_events", max_events, minimum=1, maximum=MAX_RUN_EVENTS)
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net = fat_tree(k, bandwidth_bps, propagation_s, tiers=tiers,
+                   flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
+                   load_balancer=balancer(scheme), seed=seed, n_priorities=1)
+    h = k // 2
+    low = ("edge", "agg") if tiers == 3 else ("leaf", "spine")
+    return _run_jobs(net, scheme, pattern, (tuple(range(len(net.hosts))),), lambda i: i // h, bytes_per_host,
+                     bandwidth_bps, seed, ack_every, low, max_events)
+
+
+def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps: float = 100e9, seed: int = 0,
+                          propagation_s: float | None = None):
+    """The flow-level (max-min fair) model of the ECMP permutation :func:`fat_tree_pattern` runs, on
+    the very paths the packet model's ECMP hash gives its flows (same seed, same flows), every
+    capacity scaled to the payload share: a :class:`~netlab.fabric.flowlevel.FlowLevelRun`.
+
+    The two models then differ only in what the fluid leaves out (queues, the transport's
+    dynamics), not in the draw of paths. The packet model's hash is a CRC-32 of the flow and a
+    salt per switch, which is linear: two switches on one path XOR the same flow's hash with
+    constants, so the choice at an aggregation switch follows the choice made at the edge
+    (*hash polarization*), and more flows share a link than under independent draws
+    (:func:`~netlab.fabric.flowlevel.fat_tree_permutation` draws each tier independently).
+    """
+    import numpy as np   # only here: the rest of this module runs without numpy (in the page too)
+
+    from netlab.fabric import flowlevel
+
+    k = validate.integer("k", k, minimum=4, maximum=32, why="8,192 hosts in three tiers")
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    seed = validate.integer("seed", seed, minimum=0)
+    propagation_s = (specs.value("sim.assume.link_propagation") if propagation_s is None
+                     else validate.in_range("propagation_s", propagation_s, 0.0, 1.0))
+    net = fat_tree(k, bandwidth_bps, propagation_s, seed=seed, n_priorities=1)
+    h = k // 2
+    for src, dst, size in _flows("permutation", list(range(len(net.hosts))), lambda i: i // h, bytes_per_host,
+                                 random.Random(seed)):
+        net.add_flow(f"h{src}", f"h{dst}", size)
+    compute_routes(net)
+    ecmp = ECMP()
+    link_ids: dict = {}
+    flow_of, link_of = [], []
+    for flow in net.flows:
+        probe = Packet(DATA, flow.flow_id, flow.src.id, flow.dst.id, 1, entropy=flow.entropy)
+        hops: list = [flow.src.name]                             # the host's own link
+        sw = flow.src.port.peer
+        while True:
+            ports = sw.route(flow.dst.id)
+            out = ports[0] if len(ports) == 1 else ecmp.choose(sw, probe, ports)
+            hops.append((sw.name, out))
+            nxt = sw.ports[out].peer
+            if nxt is flow.dst:
+                break
+            sw = nxt
+        for hop in hops:
+            flow_of.append(flow.flow_id)
+            link_of.append(link_ids.setdefault(hop, len(link_ids)))
+    mtu, header = specs.value("sim.assume.mtu"), specs.value("sim.assume.header")
+    payload_bps = bandwidth_bps * mtu / (mtu + header)
+    flows, links = np.array(flow_of), np.array(link_of)
+    times, rounds = flowlevel.complete(flows, links, np.ones(len(flows)), np.full(len(link_ids), payload_bps),
+                                       np.full(len(net.flows), 8.0 * bytes_per_host))
+    hops_per_flow = np.bincount(flows)
+    load = np.bincount(links, minlength=len(link_ids))
+    return flowlevel.FlowLevelRun(
+        topology=f"{k}-ary fat tree, the packet model's ECMP paths", scheme="ecmp", n_hosts=len(net.hosts),
+        n_flows=len(net.flows), n_bytes=bytes_per_host,
+        ideal_s=8.0 * bytes_per_host / payload_bps + int(hops_per_flow.min()) * propagation_s,
+        completion_times_s=times + hops_per_flow * propagation_s, rate_recomputations=rounds,
+        peak_link_demand=float(load.max()))
+
+
+def rail_network(n_gpus: int, switch: str = "quantum2", domain: str = "dgx-h100", **network_kwargs):
+    """The two-tier rail-optimized fabric :func:`netlab.fabric.rails.size` counts for ``n_gpus``
+    GPUs, as a packet-level :class:`~netlab.sim.network.Network`
+    (:func:`~netlab.sim.topology.rail_optimized`): its leaves, spines, links between each leaf and
+    spine, and port rate. Returns ``(network, rail_fabric)``; the network has the rail fabric's
+    ``n_switches`` switches and ``n_cables`` links.
+
+    >>> net, fab = rail_network(64)         # 8 DGX H100 nodes on Quantum-2: 8 rails, 1 leaf each
+    >>> len(net.switches), fab.n_switches
+    (12, 12)
+    """
+    fab = rails.size("rail_optimized", n_gpus, switch, domain)
+    if fab.n_tiers != 2:
+        raise ValueError(f"n_gpus must give a two-tier rail-optimized fabric of {switch} switches (the packet "
+                         f"model builds two tiers; netlab.fabric.flowlevel.rail_traffic runs three), got "
+                         f"{n_gpus:,} GPUs, {fab.n_tiers} tiers")
+    clos_fab = fab.fabric
+    n_leaves, n_spines = clos_fab.switches_per_tier
+    uplinks = clos_fab.leaf_uplinks
+    if uplinks % n_spines:
+        raise ValueError(f"n_gpus must split each leaf's {uplinks} uplinks evenly over {n_spines} spines, got "
+                         f"{n_gpus:,}")                                               # pragma: no cover
+    net = rail_optimized(fab.n_domains, fab.n_rails, clos_fab.leaf_downlinks, n_spines, clos_fab.port_rate_bps,
+                         links_per_spine=uplinks // n_spines, **network_kwargs)
+    if len(net.switches) != fab.n_switches:
+        raise ValueError(f"n_gpus: the fabric's {fab.n_switches} switches are not those of two tiers of "
+                         f"{n_leaves} leaves and {n_spines} spines")                   # pragma: no cover
+    return net, fab
+
+
+def rail_pattern(scheme: str, n_gpus: int, pattern: str = "rail_ring", switch: str = "quantum2",
+                 domain: str = "dgx-h100", bytes_per_host: int = 200_000, seed: int = 0,
+                 propagation_s: float | None = None, ack_every: int = 1) -> FabricRun:
+    """Chapter 5's lossless fabric and transport on :func:`rail_network`: ``"rail_ring"`` sends
+    every GPU's bytes to the GPU of its rail in the next domain (the network step of a
+    hierarchical ring all-reduce), ``"permutation"`` to a random GPU under another leaf.
+    ``uplink_bytes`` counts the leaf-to-spine ports: a rail ring on a rail that fits one leaf
+    sends nothing up.
+
+    >>> run = rail_pattern("ecmp", 64, bytes_per_host=20_000)
+    >>> sum(run.uplink_bytes), run.n_flows
+    (0, 64)
+    """
+    validate.choice("scheme", scheme, SCHEMES)
+    validate.choice("pattern", pattern, ("rail_ring", "permutation"))
+    bytes_per_host = validate.integer("bytes_per_host", bytes_per_host, minimum=1, maximum=MAX_SCENARIO_BYTES,
+                                      why=SCENARIO_WHY)
+    seed = validate.integer("seed", seed, minimum=0)
+    if propagation_s is not None:
+        propagation_s = validate.non_negative("propagation_s", propagation_s)
+    net, fab = rail_network(n_gpus, switch, domain, propagation_s=propagation_s,
+                            flow_control=PFC(specs.value("sim.assume.buffer_per_port")),
+                            load_balancer=balancer(scheme), seed=seed, n_priorities=1)
+    d, n_rails, n_domains = fab.fabric.leaf_downlinks, fab.n_rails, fab.n_domains
+    leaves_per_rail = -(-n_domains // d)
+
+    def leaf_of(i: int) -> int:
+        return (i % n_rails) * leaves_per_rail + (i // n_rails) // d
+
+    flows = None
+    if pattern == "rail_ring":
+        flows = [(i, ((i // n_rails + 1) % n_domains) * n_rails + i % n_rails, bytes_per_host) for i in range(n_gpus)]
+    return _run_jobs(net, scheme, "permutation" if flows is None else pattern, (tuple(range(n_gpus)),), leaf_of,
+                     bytes_per_host, fab.fabric.port_rate_bps, seed, ack_every, ("rail", "spine"), flows=flows)
+
+
+def summary(run: FabricRun, tail_percentile: float = 99.0) -> dict:
+    """The figures of a run as a dict of numbers (a sweep's ``measure``, see :mod:`netlab.sweep`);
+    ``tail_s`` is the completion time at ``tail_percentile``. The wall time is left out, so that
+    the same seed gives the same row wherever it ran."""
+    validate.instance("run", run, FabricRun, "a FabricRun")
+    tail_percentile = validate.in_range("tail_percentile", tail_percentile, 0.0, 100.0)
+    return dict(median_s=run.percentile_s(50), tail_s=run.percentile_s(tail_percentile),
+                max_s=max(run.completion_times_s),
+                slowdown=run.slowdown, out_of_order_packets=run.out_of_order_packets,
+                events_processed=run.events_processed)
 
 
 def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tuple[tuple[int, ...], ...]:
@@ -185,13 +377,13 @@ def interleaved_jobs(n_leaves: int, hosts_per_leaf: int, n_jobs: int = 2) -> tup
                  for j in range(n_jobs))
 
 
-def _flows(pattern: str, members: list[int], hosts_per_leaf: int, n_bytes: int,
+def _flows(pattern: str, members: list[int], leaf_of_host, n_bytes: int,
            rng: random.Random) -> list[tuple[int, int, int]]:
-    """(src, dst, bytes) for the pattern among ``members``."""
+    """(src, dst, bytes) for the pattern among ``members``; ``leaf_of_host(i)``: host i's switch."""
     if pattern == "all_to_all":
         share = max(1, n_bytes // (len(members) - 1))
         return [(s, d, share) for s in members for d in members if s != d]
-    leaf_of = {h: h // hosts_per_leaf for h in members}
+    leaf_of = {h: leaf_of_host(h) for h in members}
     dst = list(members)
     rng.shuffle(dst)
     for _ in range(100 * len(members)):      # repair: swap until no host sends within its leaf

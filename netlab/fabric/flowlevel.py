@@ -41,12 +41,14 @@ Example: a 2 MB permutation on a 2-tier fabric of 128 hosts::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import math
 
 import numpy as np
 
 from netlab import specs, validate
+from netlab.fabric import clos, rails
+from netlab.nvlink import domains
 
 SCHEMES = ("ecmp", "spray")
 MAX_FLOWS = 2_000_000        # ~12 M path entries: a few GB of numpy at most
@@ -232,13 +234,31 @@ class FlowLevelRun:
                 f"= {self.slowdown:.2f}x ideal; busiest link asked for {self.peak_link_demand:.2f}x its capacity)")
 
 
+def summary(run: FlowLevelRun, tail_percentile: float = 99.0) -> dict:
+    """The figures of a run as a dict of numbers (a sweep's ``measure``, see :mod:`netlab.sweep`);
+    ``tail_s`` is the completion time at ``tail_percentile``."""
+    validate.instance("run", run, FlowLevelRun, "a FlowLevelRun")
+    tail_percentile = validate.in_range("tail_percentile", tail_percentile, 0.0, 100.0)
+    return dict(median_s=run.median_s, tail_s=run.percentile_s(tail_percentile), max_s=run.max_s,
+                slowdown=run.slowdown,
+                peak_link_demand=run.peak_link_demand, rate_recomputations=run.rate_recomputations)
+
+
 def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capacity_bps: np.ndarray,
-             size_bits: np.ndarray) -> tuple[np.ndarray, int]:
+             size_bits: np.ndarray, refill: bool | None = None) -> tuple[np.ndarray, int]:
     """Finish times (s) of flows of ``size_bits`` that all start at t = 0 on these paths.
 
     Between two completions the rates are max-min fair; when flows finish the rest
     are filled again. Returns the times and how many times the rates were computed.
     The inputs are those of :func:`max_min_rates`, one flow per entry of ``size_bits``.
+
+    When every flow has the same size the first rates hold to the end, so one fill gives every
+    time as ``size / rate`` (``refill=None``, the default, does that; ``refill=True`` fills again
+    at every completion all the same). Why: the flows that finish first are the fastest, and a
+    fastest flow shares no full link with a slower one (on a full link every flow whose
+    bottleneck it is gets the link's highest rate, so a slower flow's bottleneck carries no
+    faster flow); removing them leaves every other flow its bottleneck, so the rates stay max-min
+    fair, and by induction the next to finish are again the fastest left.
     """
     size_bits = _vector("size_bits", size_bits)
     n_flows = validate.integer("len(size_bits)", len(size_bits), minimum=1, maximum=MAX_FLOWS)
@@ -246,10 +266,17 @@ def complete(flow_of: np.ndarray, link_of: np.ndarray, weight: np.ndarray, capac
     flow_of, link_of, weight, capacity_bps = _check_paths(flow_of, link_of, weight, capacity_bps, n_flows)
     if (np.bincount(flow_of, minlength=n_flows) == 0).any():
         raise ValueError("every flow must cross at least one link (flow_of)")
+    if refill is not None:
+        refill = validate.boolean("refill", refill)
+    paths = _Paths(flow_of, link_of, weight, n_flows, len(capacity_bps))
+    if not refill and (size_bits == size_bits[0]).all():
+        # fast path: equal sizes, so the first max-min rates hold to the end (see the docstring);
+        # refill=True computes the same times round by round (tests/fabric/test_flowlevel.py)
+        rate = _fill(paths, capacity_bps, np.ones(n_flows, dtype=bool))
+        return size_bits / rate, 1
     left = size_bits.astype(float)
     done_at = np.full(n_flows, np.nan)
     alive = np.ones(n_flows, dtype=bool)
-    paths = _Paths(flow_of, link_of, weight, n_flows, len(capacity_bps))
     now, rounds = 0.0, 0
     while alive.any():
         rate = _fill(paths, capacity_bps, alive)
@@ -321,16 +348,26 @@ def fat_tree_permutation(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_b
     bps, _, n_bytes, propagation_s, payload_fraction, rng = _common(
         bandwidth_bps, bandwidth_bps, scheme, n_bytes, propagation_s, payload_fraction, seed)
     src = np.arange(n_hosts)
-    edge_of = src // h                           # global edge index, k*h edges
-    dst = _permutation(rng, edge_of)
-    e_s, e_d = edge_of, edge_of[dst]
+    dst = _permutation(rng, src // h)
+    return _fat_tree_run(f"{k}-ary fat tree", k, src, dst, scheme, bps, n_bytes, propagation_s, payload_fraction,
+                         rng)
+
+
+def _fat_tree_run(topology, k, src, dst, scheme, bps, n_bytes, propagation_s, payload_fraction, rng):
+    """Flows ``src[i] -> dst[i]`` between host slots of the k-ary fat tree (slot ``e * k/2 + j`` on
+    edge switch ``e``), each of ``n_bytes``, and their completion times."""
+    h = k // 2
+    n_hosts = k * h * h
+    edge_of = np.arange(n_hosts) // h            # global edge index, k*h edges
+    e_s, e_d = edge_of[src], edge_of[dst]
     pod_s, pod_d = e_s // h, e_d // h
     inter = pod_s != pod_d
+    n_flows = len(src)
     n_edges = k * h
     base = 2 * n_hosts
     if scheme == "ecmp":
-        agg = rng.integers(0, h, n_hosts)        # aggregation switch within the pod (same index in both pods)
-        core = rng.integers(0, h, n_hosts)       # core switch among those that aggregation switch reaches
+        agg = rng.integers(0, h, n_flows)        # aggregation switch within the pod (same index in both pods)
+        core = rng.integers(0, h, n_flows)       # core switch among those that aggregation switch reaches
         n_ea = n_edges * h                       # edge->agg links (one per edge per agg of its pod)
         n_ac = k * h * h                         # agg->core links (one per agg per core it reaches)
         edge_up = base + e_s * h + agg
@@ -344,14 +381,77 @@ def fat_tree_permutation(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_b
         core_up = base + 2 * n_edges + pod_s     # bundle of a pod's h*h links to the core
         core_down = base + 2 * n_edges + k + pod_d
         capacity = np.concatenate([np.full(base, bps), np.full(2 * n_edges, h * bps), np.full(2 * k, h * h * bps)])
-    # intra-pod flows skip the core: pad their path with their own edge-up link at weight 0
-    links = np.stack([src, n_hosts + dst, edge_up, edge_down,
-                      np.where(inter, core_up, edge_up), np.where(inter, core_down, edge_up)], axis=1)
+    # a flow within a pod skips the core, and one within an edge switch the aggregation switches
+    # too: pad their paths with their own host link at weight 0
+    intra = e_s == e_d
+    links = np.stack([src, n_hosts + dst, np.where(intra, src, edge_up), np.where(intra, src, edge_down),
+                      np.where(inter, core_up, src), np.where(inter, core_down, src)], axis=1)
     weights = np.ones(links.shape)
     weights[~inter, 4:] = 0.0
-    return _run(f"{k}-ary fat tree", scheme, n_hosts, links, capacity * payload_fraction, n_bytes,
+    weights[intra, 2:] = 0.0
+    return _run(topology, scheme, n_hosts, links, capacity * payload_fraction, n_bytes,
                 bps * payload_fraction, propagation_s, weights=weights,
-                hops=np.where(inter, 6, 4))
+                hops=np.where(inter, 6, np.where(intra, 2, 4)))
+
+
+RAIL_PATTERNS = ("rail_ring", "permutation")
+WIRINGS = ("rail_optimized", "fat_tree")
+
+
+def rail_traffic(n_gpus: int, pattern: str = "rail_ring", wiring: str = "rail_optimized",
+                 switch: str = "quantum2", domain: str = "dgx-h100", scheme: str = "ecmp",
+                 n_bytes: int = 2_000_000, propagation_s: float | None = None, payload_fraction: float = 1.0,
+                 seed: int = 0) -> FlowLevelRun:
+    """Traffic of ``n_gpus`` GPUs in scale-up domains of ``domain`` (its GPU count is the number of
+    rails), one NIC each at ``switch``'s port rate, on the three-tier fat tree of ``switch``'s
+    radix ``k`` (``k^3/4`` host ports), wired one of two ways (:mod:`netlab.fabric.rails`):
+
+    * ``"rail_optimized"``: leaf ``j`` of rail ``g`` holds NIC ``g`` of ``k/2`` consecutive domains,
+      a rail's leaves side by side (``ceil(n_domains / (k/2))`` of them);
+    * ``"fat_tree"``: top-of-rack, a domain's NICs on consecutive ports of one leaf.
+
+    ``pattern``: ``"rail_ring"``, every GPU sends ``n_bytes`` to the GPU of its rail in the next
+    domain (the network step of a hierarchical all-reduce's ring); ``"permutation"``, to a random
+    GPU on another leaf. Under ECMP a flow that leaves its leaf draws its path; within a leaf it
+    crosses only its two host links.
+
+    >>> run = rail_traffic(256, switch="quantum2")          # 32 DGX H100 nodes, 400 Gb/s NICs
+    >>> round(run.slowdown, 9)            # every rail's ring stays on its leaf: all at line rate
+    1.0
+    >>> round(rail_traffic(256, wiring="fat_tree").slowdown, 9)   # ring hops between leaves collide
+    2.0
+    """
+    validate.choice("switch", switch, clos.SWITCHES)
+    validate.choice("domain", domain, domains.PRESETS)
+    validate.choice("pattern", pattern, RAIL_PATTERNS)
+    validate.choice("wiring", wiring, WIRINGS)
+    radix, rate = clos.switch_ports(switch)
+    n_rails = domains.preset(domain).n_gpus
+    k = radix - radix % 2
+    h = k // 2
+    n_slots = k * h * h
+    n_gpus = validate.integer("n_gpus", n_gpus, minimum=2 * n_rails, maximum=min(n_slots, MAX_FLOWS))
+    if n_gpus % n_rails:
+        raise ValueError(f"n_gpus must be a multiple of the {domain} domain's {n_rails} GPUs, got {n_gpus:,}")
+    if not rails.buildable(wiring, n_gpus, switch, domain):
+        raise ValueError(f"n_gpus must fit three tiers of {switch} wired as {wiring}, got {n_gpus:,}")
+    _, _, n_bytes, propagation_s, payload_fraction, rng = _common(
+        rate, rate, scheme, n_bytes, propagation_s, payload_fraction, seed)
+    n_domains = n_gpus // n_rails
+    gpu = np.arange(n_gpus)
+    node, rail = gpu // n_rails, gpu % n_rails
+    if wiring == "rail_optimized":
+        leaves_per_rail = -(-n_domains // h)
+        slot = (rail * leaves_per_rail + node // h) * h + node % h
+    else:
+        slot = gpu
+    if pattern == "rail_ring":
+        peer = ((node + 1) % n_domains) * n_rails + rail
+    else:
+        peer = _permutation(rng, slot // h)
+    run = _fat_tree_run(f"{k}-ary fat tree wired {wiring.replace('_', '-')}", k, slot, slot[peer], scheme, rate,
+                        n_bytes, propagation_s, payload_fraction, rng)
+    return replace(run, n_hosts=n_gpus)
 
 
 def _check_size(n_hosts: int) -> int:

@@ -47,8 +47,8 @@ and gives the module's lines of code.
     recovers by timer and by bytes sent.
 12. :mod:`~netlab.sim.network` (268): ``Network.run`` makes the transports, starts the flows, runs
     the events in slices, watches for a deadlock and collects the results.
-13. :mod:`~netlab.sim.routing` (62): a breadth-first search from every host keeps every equal-cost
-    next hop.
+13. :mod:`~netlab.sim.routing` (69): a breadth-first search from every edge switch (the switch a
+    host hangs off) keeps every equal-cost next hop.
 14. :mod:`~netlab.sim.results` (135): the frozen result records, and ``collect``, which reads a
     network after a run.
 15. :mod:`~netlab.sim.topology` (80): single switch, chain, ring and leaf-spine, built with
@@ -93,7 +93,8 @@ runs once. Builders refuse what cannot run: a buffer smaller than one packet (Lo
 with drop-tail, Credits), a PFC ``xoff_bytes`` above the link's headroom, a queue policy
 or transport given by name, a retransmission timer under 1 µs, a sampling interval
 under 1 ns, and hand-set routes that loop or end at the wrong host. After a run, ``flow.sender`` / ``flow.receiver`` hold the transport objects.
-Routing is shortest-path by hop count (``switch.routes[dst_host_id]`` = equal-cost ports).
+Routing is shortest-path by hop count (``switch.route(dst_host_id)`` = equal-cost ports: a
+table by edge switch, so memory grows with switches x edge switches, not x hosts).
 
 Topologies: ``single_switch(n_hosts, bandwidth_bps)``, ``chain(n_switches,
 hosts_per_switch, bandwidth_bps)``, ``ring(n_switches, hosts_per_switch, bandwidth_bps,

@@ -116,7 +116,9 @@ class PathAware(Adaptive):
             load = switch.queues[port].bytes
             busy = switch.ports[port].busy
             nxt = switch.ports[port].peer
-            onward = getattr(nxt, "routes", {}).get(packet.dst, ())
+            route = getattr(nxt, "route", None)        # a switch's lookup (a host has none)
+            onward: tuple = ((route(packet.dst) or ()) if route is not None
+                             else getattr(nxt, "routes", {}).get(packet.dst, ()))
             if len(onward) == 1:                      # the next hop has one way on: count it
                 load += nxt.queues[onward[0]].bytes
                 busy += nxt.ports[onward[0]].busy

@@ -42,6 +42,7 @@ SCENARIO_WHY = "a ready-made scenario simulates every packet; build a Network fo
 MAX_PROPAGATION_S = 1.0           # one way on one link: 200,000 km of fibre
 MAX_LATENCY_S = 1.0               # a switch's forwarding latency (real ones: 0.1 to a few µs)
 MAX_START_S = 1e6                 # a flow's start: a double's step at 1e6 s is 1.2e-10 s
+MAX_RUN_EVENTS = 4 * validate.MAX_EVENTS   # 200 M: a 2 MB permutation of 8,192 hosts takes about 55 M
 DEFAULT_MAX_WALL_S = 600.0        # real seconds before a run stops with reason "wall_time"
 _WALL_CHECK_EVENTS = 200_000      # events between two looks at the wall clock
 
@@ -267,8 +268,8 @@ class Network(Ledger):
             raise RuntimeError("a Network runs once; build a new one to run again")
         if until_s != math.inf:
             until_s = validate.positive("until_s", until_s)
-        max_events = validate.integer("max_events", max_events, minimum=1, maximum=validate.MAX_EVENTS,
-                                      why="about a minute of simulation per 10 million events")
+        max_events = validate.integer("max_events", max_events, minimum=1, maximum=MAX_RUN_EVENTS,
+                                      why="a minute or two of simulation per 50 million events")
         max_wall_s = validate.positive("max_wall_s", max_wall_s)
         if not self.flows:
             raise ValueError("add at least one flow before running")

@@ -35,6 +35,8 @@ cdef class Switch:
     cdef public list ports
     cdef public list queues
     cdef public dict routes
+    cdef public list by_edge
+    cdef public list edge_of
     cdef public list ingress_bytes
     cdef public list pausing
     cdef public list xoff
@@ -47,6 +49,8 @@ cdef class Switch:
     @cython.locals(net=Ledger, size=cython.longlong, is_data=cython.bint, held=list, prio=cython.int, candidates=tuple,
                    upstream=Port, level=cython.longlong, xoff=cython.double, pausing=list)
     cpdef receive(self, Packet packet, Py_ssize_t in_port)
+    @cython.locals(candidates=tuple)
+    cpdef route(self, dst)
     @cython.locals(size=cython.longlong, is_data=cython.bint, queue=OutputQueue, port=Port, sim=Simulator,
                    now=cython.double, until=cython.double, busy=cython.bint, queued=Packet,
                    new_size=cython.longlong)

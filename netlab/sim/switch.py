@@ -137,7 +137,9 @@ class Switch:
         self.salt = crc32(name.encode())
         self.ports: list[Port] = []
         self.queues: list[OutputQueue] = []
-        self.routes: dict[int, tuple[int, ...]] = {}   # destination host id -> port indices
+        self.routes: dict[int, tuple[int, ...]] = {}   # host id -> port indices: own hosts, hand-set routes
+        self.by_edge: list = []                        # edge switch number -> port indices (routing.py)
+        self.edge_of: list[int] = []                   # host id -> its edge switch's number (the network's)
         self.ingress_bytes: list[list[int]] = []       # [port][priority], lossless modes
         self.pausing: list[list[bool]] = []            # [port][priority]: we paused upstream
         self.xoff: list[float] = []
@@ -220,7 +222,7 @@ class Switch:
                     self.sim.after(upstream.propagation_s, upstream.set_paused, prio, True)
         else:
             packet.held_bytes = 0
-        candidates = self.routes.get(packet.dst)
+        candidates = self.route(packet.dst)
         if candidates is None:
             raise ValueError(f"switch {self.name} has no route to host id {packet.dst}")
         if len(candidates) == 1:
@@ -236,6 +238,14 @@ class Switch:
             self.sim.after(self.latency_s, self._enqueue, packet, out, True)
         else:
             self._enqueue(packet, out, False)
+
+    def route(self, dst: int):
+        """The equal-cost output ports towards host id ``dst``, or None if there is no way there:
+        a hand-set route or a port to the host itself first, else the ports towards its edge switch."""
+        candidates = self.routes.get(dst)
+        if candidates is None:
+            candidates = self.by_edge[self.edge_of[dst]]
+        return candidates
 
     def _enqueue(self, packet, out: int, delayed: bool) -> None:
         size = packet.size_bytes

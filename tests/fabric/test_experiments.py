@@ -19,6 +19,16 @@ API = {
     experiments.fail_spine_link: dict(net=leaf_spine(2, 2, 1, 100e9, 100e9), n_leaves=2, n_spines=2, hosts_per_leaf=1,
                              leaf=0, spine=1),
     experiments.interleaved_jobs: dict(n_leaves=2, hosts_per_leaf=4, n_jobs=2),
+    experiments.fat_tree_pattern: dict(scheme="ecmp", k=4, pattern="permutation", bytes_per_host=10_000,
+                                       bandwidth_bps=100e9, tiers=3, seed=0, propagation_s=1e-6, ack_every=1,
+                                       max_events=1_000_000),
+    experiments.rail_network: dict(n_gpus=64, switch="quantum2", domain="dgx-h100"),
+    experiments.rail_pattern: dict(scheme="ecmp", n_gpus=64, pattern="rail_ring", switch="quantum2",
+                                   domain="dgx-h100", bytes_per_host=10_000, seed=0, propagation_s=1e-6, ack_every=1),
+    experiments.fluid_on_packet_paths: dict(k=4, bytes_per_host=10_000, bandwidth_bps=100e9, seed=0,
+                                            propagation_s=1e-6),
+    experiments.summary: dict(run=experiments.run_pattern("ecmp", n_leaves=2, n_spines=2, hosts_per_leaf=2,
+                                                          bytes_per_host=10_000), tail_percentile=99.0),
 }
 
 
@@ -233,3 +243,23 @@ def test_fail_spine_link_refuses_sizes_that_do_not_describe_the_network():
     net = leaf_spine(2, 2, 1, 100e9, 100e9)
     with pytest.raises(ValueError, match="n_spines"):
         experiments.fail_spine_link(net, n_leaves=2, n_spines=4, hosts_per_leaf=1, leaf=0, spine=1)
+
+
+def test_rail_network_has_the_counts_of_netlab_fabric_rails():
+    """256 GPUs in DGX H100 nodes on 64-port Quantum-2: 8 rails of one leaf each (32 NICs), every
+    leaf's 32 uplinks over 4 spines (8 links to each): 12 switches, 256 + 256 cables."""
+    net, fab = experiments.rail_network(256)
+    assert len(net.switches) == fab.n_switches == 8 + 4
+    n_links = sum(len(sw.ports) for sw in net.switches.values()) - len(net.hosts)   # switch-switch ends twice
+    assert len(net.hosts) + n_links // 2 == fab.n_cables == 256 + 256
+    assert net.hosts["h13"].port.peer.name == "rail5_leaf0"                # GPU 5 of node 1 is on rail 5
+
+
+def test_a_rail_ring_stays_on_its_leaves_a_permutation_does_not():
+    """64 GPUs (8 nodes): each rail's 8 NICs share one leaf, so the ring of every rail (GPU g of node n
+    to GPU g of node n + 1) sends nothing to the spines, and every flow meets the same empty path."""
+    ring = experiments.rail_pattern("ecmp", 64, "rail_ring", bytes_per_host=20_000)
+    assert sum(ring.uplink_bytes) == 0
+    assert max(ring.completion_times_s) == pytest.approx(min(ring.completion_times_s), rel=1e-12)
+    perm = experiments.rail_pattern("ecmp", 64, "permutation", bytes_per_host=20_000)
+    assert sum(perm.uplink_bytes) >= 64 * 20_000                    # every flow leaves its leaf

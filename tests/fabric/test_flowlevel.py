@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from netlab import specs
 from netlab.fabric import flowlevel as fl
+from netlab.fabric import experiments
 from netlab.fabric.experiments import run_pattern
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
@@ -154,6 +155,10 @@ API = {
                                     propagation_s=1e-6, payload_fraction=1.0, seed=0),
     fl.fat_tree_permutation: dict(k=4, bandwidth_bps=100e9, scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
                                   payload_fraction=1.0, seed=0),
+    fl.rail_traffic: dict(n_gpus=256, pattern="rail_ring", wiring="rail_optimized", switch="quantum2",
+                          domain="dgx-h100", scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
+                          payload_fraction=1.0, seed=0),
+    fl.summary: dict(run=fl.fat_tree_permutation(4, 100e9, n_bytes=10_000), tail_percentile=99.0),
 }
 
 
@@ -172,3 +177,51 @@ def test_bad_arrays_are_refused():
         fl.max_min_rates(np.array([0]), np.array([3]), np.ones(1), np.array([1.0]), 1)
     with pytest.raises(ValueError, match="flow_of"):
         fl.max_min_rates(np.array([0]), np.array([0]), np.ones(1), np.array([1.0]), 2)   # flow 1 has no link
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equal_sizes_one_fill_gives_the_times_of_a_fill_per_completion(seed):
+    """The fast path of complete(): with equal sizes the first rates hold to the end, so one fill
+    gives the times that filling again at every completion gives (random paths and capacities)."""
+    rng = np.random.default_rng(seed)
+    n_flows, n_links = 60, 25
+    flow_of = np.repeat(np.arange(n_flows), 3)
+    link_of = rng.integers(0, n_links, 3 * n_flows)
+    caps = rng.uniform(1.0, 4.0, n_links)
+    sizes = np.full(n_flows, 10.0)
+    fast, one = fl.complete(flow_of, link_of, np.ones(3 * n_flows), caps, sizes)
+    slow, rounds = fl.complete(flow_of, link_of, np.ones(3 * n_flows), caps, sizes, refill=True)
+    assert one == 1 and rounds > 1
+    np.testing.assert_allclose(fast, slow, rtol=1e-12)
+
+
+def test_rail_ring_runs_at_line_rate_on_rails_and_collides_on_a_top_of_rack_fat_tree():
+    """2,048 GPUs (256 DGX H100 nodes) on Quantum-2 (k = 64, 32 NICs a leaf). Rail-optimized: a rail's
+    256 NICs fill 8 leaves, and only the ring hop between two of them leaves a leaf (one flow on the
+    way up and one down each): every flow at the NIC's 400 Gb/s. Top-of-rack: a leaf holds 4 nodes,
+    so a quarter of all flows leave their leaf, 16 from each leaf on its 32 uplinks, and ECMP
+    collides some (the slowest set by the busiest link). Spraying evens out both."""
+    rails_ring = fl.rail_traffic(2048, "rail_ring", "rail_optimized", n_bytes=1_000_000, propagation_s=0.0)
+    assert rails_ring.max_s == pytest.approx(1_000_000 * 8 / 400e9, rel=1e-9)
+    tor = fl.rail_traffic(2048, "rail_ring", "fat_tree", n_bytes=1_000_000, propagation_s=0.0)
+    assert tor.max_s == pytest.approx(tor.peak_link_demand * 1_000_000 * 8 / 400e9, rel=1e-9)
+    assert tor.peak_link_demand >= 2
+    sprayed = fl.rail_traffic(2048, "rail_ring", "fat_tree", scheme="spray", n_bytes=1_000_000, propagation_s=0.0)
+    assert sprayed.max_s == pytest.approx(1_000_000 * 8 / 400e9, rel=1e-9)
+
+
+def test_fat_tree_packet_and_fluid_agree_on_the_same_paths():
+    """A 2 MB-class permutation on the k = 8 fat tree (128 hosts, 500 kB each, 1 µs links) in the
+    packet model and in the fluid on the packet model's own ECMP paths: the median flow within
+    12 %, the slowest within 5 % (the fluid has no queues and no transport dynamics; measured at
+    1k-8k hosts in benchmarks/bench_scale.py and chapter 5's table). Spraying: the packet
+    model's queues make it slower than the fluid's line rate, by less than 20 %."""
+    packet = experiments.fat_tree_pattern("ecmp", 8, bytes_per_host=500_000, seed=0, propagation_s=1e-6)
+    fluid = experiments.fluid_on_packet_paths(8, 500_000, seed=0, propagation_s=1e-6)
+    assert fluid.median_s == pytest.approx(packet.percentile_s(50), rel=0.12)
+    assert fluid.max_s == pytest.approx(max(packet.completion_times_s), rel=0.05)
+    eff = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
+    sprayed = experiments.fat_tree_pattern("spray", 8, bytes_per_host=500_000, seed=0, propagation_s=1e-6)
+    fluid = fl.fat_tree_permutation(8, 100e9, scheme="spray", n_bytes=500_000, propagation_s=1e-6,
+                                    payload_fraction=eff, seed=0)
+    assert fluid.median_s <= sprayed.percentile_s(50) < 1.2 * fluid.median_s
