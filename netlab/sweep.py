@@ -8,7 +8,7 @@ finished in. Three ways to run the same calls, with the same rows:
 
 * ``workers=1`` (the default): one after the other in this process;
 * ``workers=N`` (``None``: every core): ``N`` local processes
-  (:class:`concurrent.futures.ProcessPoolExecutor`), for a function a worker can import
+  (``concurrent.futures.ProcessPoolExecutor``), for a function a worker can import
   (defined in a module, not in a notebook cell or as a lambda);
 * ``client=`` a Dask ``distributed.Client`` (to a ``LocalCluster`` or a real cluster): the
   calls become Dask tasks, sent with cloudpickle, so lambdas and notebook functions work too.
