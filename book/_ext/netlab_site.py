@@ -51,9 +51,10 @@ Reading fixes:
 - the author's own step numbers in a lab heading ("1. Predict") are dropped, since the
   book numbers the lab's sections itself (it read "4.10.2. 1. Predict"), before the page's
   contents list is collected (it still read "4.10.2. 1. Switch latency");
-- in a lab's "Predict" section, the first result and the explanation after it are behind a
-  reveal (``<details class="netlab-reveal">``), so the page does not print the answer under
-  "write down your guess" (a section whose first cell already hides its output is left alone);
+- in a lab's "Predict" section (or a "Check your prediction" one, for a guess asked before an
+  explorer), everything from the first code cell to the section's end, or to an explorer, is behind
+  a reveal (``<details class="netlab-reveal">``), so the page does not print the answer under
+  "write down your guess";
 - every lab page says how to run it: in the browser as it is, on Binder or Colab, or locally,
   and links the notebook and ``netlab-labs.zip`` (every lab, outputs cleared, one archive);
 - a page loads sphinx-design's stylesheet and script, and netlab's checker and explorer
@@ -69,6 +70,9 @@ A living book:
 - ``{netlab-cite}`` writes a "cite this book" block (text and BibTeX) from ``CITATION.cff``;
 - ``{netlab-variant-answers}`` lists every variant's answer of every varied exercise
   (``netlab.exercises.varied``) of the labs, read from the built lab pages (the instructor guide).
+
+Glossary terms are linked at their first use in each chapter and lab by ``netlab_glossary``
+(set up from here).
 
 The browser tests in ``tests/site`` check the result on every page.
 """
@@ -258,7 +262,7 @@ def _doctree_read(app, doctree) -> None:
             title.replace(first, nodes.Text(LAB_STEP.sub("", first.astext(), count=1)))
     for section in list(doctree.findall(nodes.section)):
         title = section.next_node(nodes.title)
-        if title is not None and title.parent is section and title.astext().strip().lower().startswith("predict"):
+        if title is not None and title.parent is section and PREDICT_TITLE.match(title.astext()):
             _reveal_prediction(section)
     _run_this_lab(app, doctree)
 
@@ -274,26 +278,38 @@ def _has_output(cell) -> bool:
 
 REVEAL_OPEN = ('<details class="netlab-reveal"><summary>Show the result and why '
                '(write down your guess first)</summary>')
+# a section that asks for a guess ("Predict first", "Predict again: ...") or answers one asked
+# before an explorer ("Check your prediction: ...")
+PREDICT_TITLE = re.compile(r"\s*(?:[0-9.]+\s+)?(?:predict|check your prediction)\b", re.I)
+
+
+def _is_explorer(node) -> bool:
+    return "netlab-explorer" in node.astext()
 
 
 def _reveal_prediction(section) -> None:
-    """Put the first result of a "Predict" section, and the explanation after it, behind a reveal."""
+    """Put the result of a "Predict" section behind a reveal: from its first code cell to the section's end.
+
+    An explorer stays out (it is the experiment, and ends the reveal), as does a subsection; a cell
+    tagged hide-output inside the reveal shows its output (the reveal already hides it).
+    """
     children = list(section.children)
     start = next((i for i, n in enumerate(children) if _is_code_cell(n)), None)
-    if start is None or "tag_hide-output" in children[start].get("classes", []):
+    if start is None or _is_explorer(children[start]):
         return
     end, seen_output = start, False
     for i in range(start, len(children)):
         node = children[i]
-        if isinstance(node, nodes.section):
+        if isinstance(node, nodes.section) or (_is_code_cell(node) and _is_explorer(node)):
             break
         if _is_code_cell(node):
-            if seen_output or "netlab-explorer" in node.astext():
-                break
-            seen_output = _has_output(node)
+            seen_output = seen_output or _has_output(node)
         end = i
     if not seen_output:
         return
+    for node in children[start:end + 1]:
+        if _is_code_cell(node) and node.get("hide_mode") == "output":
+            del node["hide_mode"]
     section.insert(end + 1, nodes.raw("", "</details>", format="html"))
     section.insert(start, nodes.raw("", REVEAL_OPEN, format="html"))
 
@@ -597,6 +613,8 @@ def _labs_archive(app, exc) -> None:
 
 
 def setup(app):
+    # glossary terms linked at their first use in each chapter and lab (see that module's docstring)
+    app.setup_extension("netlab_glossary")
     app.add_directive("netlab-cite", CiteDirective)
     app.add_directive("netlab-variant-answers", VariantAnswersDirective)
     app.connect("html-page-context", _last_updated)
