@@ -1,18 +1,28 @@
-"""Glossary terms linked at their first use (book/_ext/netlab_glossary.py), on a small document."""
+"""Build-time transforms of the site, on small inputs: glossary terms linked at their first use
+(book/_ext/netlab_glossary.py), and SVG frames written shorter but drawn the same (netlab_site.py)."""
 
 import importlib.util
 import pathlib
+import re
 import sys
 
 import pytest
 from docutils import nodes
 from docutils.core import publish_doctree
 
-_PATH = pathlib.Path(__file__).resolve().parents[1] / "book" / "_ext" / "netlab_glossary.py"
-_SPEC = importlib.util.spec_from_file_location("netlab_book_glossary", _PATH)
-glossary = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = glossary      # its dataclass looks its module up
-_SPEC.loader.exec_module(glossary)
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(f"netlab_book_{name}", _EXT / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module         # a dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+_EXT = pathlib.Path(__file__).resolve().parents[1] / "book" / "_ext"
+glossary = _load("netlab_glossary")
+site = _load("netlab_site")
 
 PAGE = """\
 RDMA and GPUs
@@ -119,3 +129,71 @@ def test_the_glossary_directive_gives_terms_anchors_and_definitions():
 def test_bad_terms_are_refused():
     with pytest.raises(TypeError, match="terms"):
         glossary.link_terms(nodes.document(None, None), ["RDMA"])
+
+
+# --- SVG frames written shorter -------------------------------------------------------------------
+
+def _points(d):
+    """Absolute (command, x, y) per vertex of a path made of M, L and z (the commands matplotlib's lines use),
+    read by the SVG rules: pairs after M or L are linetos."""
+    tokens = re.findall(r"[MLz]|-?[0-9.]+", d)
+    out, cmd, i = [], None, 0
+    while i < len(tokens):
+        if tokens[i] in "MLz":
+            cmd = tokens[i]
+            i += 1
+            if cmd == "z":
+                out.append(("z",))
+            continue
+        out.append(("M" if cmd == "M" and (not out or out[-1][0] == "z" or tokens[i - 1] == "M") else "L",
+                    float(tokens[i]), float(tokens[i + 1])))
+        cmd = "L" if cmd == "M" else cmd
+        i += 2
+    return out
+
+
+def _attrs(svg):
+    return [{k: a or b for k, a, b in re.findall(r"""([\w:-]+)=(?:"([^"]*)"|'([^']*)')""", tag)}
+            for tag in re.findall(r"<[a-z][^>]*>", svg)]
+
+
+FRAME = ("""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 460.8 230.4"><style>text{font-family:'DejaVu Sans'}"""
+         """</style><g><path d="M 36.7 196.3 L 457.7 196.3 L 457.7 17.3 L 36.7 17.3 z M 1 2 L -3.5 0" """
+         """style="fill: none; stroke: #b0b0b0; stroke-width: 0.8"/><text style="font-size: 10px; text-anchor: middle" """
+         """x="55.8" y="210.9" transform="rotate(-0 55.8 210.9)">a="b" 0</text>"""
+         """<text x="1" y="2" transform="rotate(-90 1 2)" style="font-family: 'DejaVu Sans'">y</text></g></svg>""")
+
+
+def test_a_frame_is_drawn_the_same_in_fewer_bytes():
+    short = site.compact_svg(FRAME)
+    assert len(short) < len(FRAME)
+    d_before = re.search(r' d="([^"]*)"', FRAME).group(1)
+    d_after = re.search(r" d='([^']*)'", short).group(1)
+    assert d_after == "M36.7 196.3 457.7 196.3 457.7 17.3 36.7 17.3zM1 2 -3.5 0"
+    assert _points(d_after) == _points(d_before) == [
+        ("M", 36.7, 196.3), ("L", 457.7, 196.3), ("L", 457.7, 17.3), ("L", 36.7, 17.3), ("z",), ("M", 1, 2), ("L", -3.5, 0)]
+    before, after = _attrs(FRAME), _attrs(short)
+    assert "transform" not in after[4] and after[5]["transform"] == "rotate(-90 1 2)"   # only rotate(-0 ...) goes
+    assert after[3]["style"] == "fill:none;stroke:#b0b0b0;stroke-width:0.8"
+    assert after[5]["style"] == "font-family:'DejaVu Sans'" and "style=\"font-family:'DejaVu Sans'\"" in short
+    for b, a in zip(before, after):
+        assert {k: v for k, v in b.items() if k not in ("d", "style", "transform")} == \
+               {k: v for k, v in a.items() if k not in ("d", "style", "transform")}
+    # text and the style block stay as written
+    assert ">a=\"b\" 0</text>" in short and "<style>text{font-family:'DejaVu Sans'}</style>" in short
+
+
+def test_a_page_keeps_its_frames_and_pieces_valid():
+    import html
+    import json
+
+    uri = "data:image/svg+xml;charset=utf-8," + FRAME.replace("#", "%23")
+    page = (f'<img class="netlab-figure" src="{html.escape(uri)}" alt="x">'
+            '<script type="application/json" class="netlab-explorer-pieces">'
+            + json.dumps([FRAME[:200 + FRAME[200:].index(">") + 1], FRAME[200 + FRAME[200:].index(">") + 1:]]) + "</script>")
+    short = site.compact_frames(page)
+    assert len(short) < len(page)
+    src = html.unescape(re.search(r'src="([^"]*)"', short).group(1))
+    assert src == "data:image/svg+xml;charset=utf-8," + site.compact_svg(FRAME).replace("#", "%23")
+    pieces = json.loads(re.search(r'pieces">(.*?)</script>', short).group(1))
+    assert "".join(pieces) == site.compact_svg(FRAME)
