@@ -107,8 +107,12 @@ def _key(page: str) -> str:
     return "p-" + re.sub(r"[^A-Za-z0-9]+", "-", page.removesuffix(".html")).strip("-")
 
 
-def _article(root: Path, page: str, pages: set[str]) -> str:
-    """The reading column of ``page`` with ids, links and image paths rewritten for one document."""
+def _article(root: Path, page: str, pages: set[str], site_url: str = "") -> str:
+    """The reading column of ``page`` with ids, links and image paths rewritten for one document.
+
+    A link to a file of the site that is not a page (a diagram's SVG, a download) points at the published
+    site (``site_url``), or is plain text without one: a path into the print's temporary folder is dead.
+    """
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
@@ -136,8 +140,10 @@ def _article(root: Path, page: str, pages: set[str]) -> str:
         target = posixpath.normpath(posixpath.join(folder, path)) if path else page
         if target in pages:
             a["href"] = f"#{_key(target)}--{frag}" if frag else f"#{_key(target)}"
-        elif path:   # a file of the site that is not a page (a download): link to it as a file
-            a["href"] = posixpath.normpath(posixpath.join(folder, href))
+        elif path and site_url:   # a file of the site that is not a page (a download): on the site
+            a["href"] = site_url.rstrip("/") + "/" + posixpath.normpath(posixpath.join(folder, href))
+        elif path:
+            del a["href"]
     for img in article.find_all("img", src=True):
         if not img["src"].startswith(("data:", "http")):
             img["src"] = posixpath.normpath(posixpath.join(folder, img["src"]))
@@ -174,7 +180,7 @@ def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, over
              f'{" from " + html.escape(meta["url"]) if meta["url"] else ""}.</p>'
              '<p>Figures come from netlab\'s hardware registry; each is cited with its source and status. '
              'The labs run in Jupyter; their widgets appear here in their default setting.</p></section>')
-    body = "" if overlay else "".join(_article(root, page, pages) for page, _, _ in order)
+    body = "" if overlay else "".join(_article(root, page, pages, meta.get("url", "")) for page, _, _ in order)
     hide = ("<style>.pdf-book * { visibility: hidden; border-color: transparent !important; }"
             " .pdf-book .pdf-toc-num { visibility: visible; } html, body { background: transparent !important; }</style>"
             if overlay else "")

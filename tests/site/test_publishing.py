@@ -224,3 +224,32 @@ def test_changelog_citation_and_last_updated(site_root):
     if expected:
         ch04 = (site_root / "book" / "ch04-infiniband-vs-ethernet.html").read_text(encoding="utf-8")
         assert f"Last updated on {expected}." in ch04
+
+
+def test_the_pages_workflow_checks_out_the_whole_history():
+    """Each page's "Last updated" date is the date of its last commit: a shallow clone (checkout's default
+    depth 1) would date every page with the newest commit."""
+    text = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    checkout = text[text.index("actions/checkout@"):].split("\n      - ", 1)[0]
+    assert re.search(r"^\s+fetch-depth:\s*0\b", checkout, re.M), checkout
+
+
+def test_the_pdf_links_a_site_file_to_the_site_or_not_at_all(tmp_path):
+    """A diagram's link to its SVG (a file, not a page) pointed into the print's temporary folder (file://)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("netlab_book_pdf", ROOT / "book" / "_ext" / "pdf.py")
+    pdf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdf)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "ch04.html").write_text(
+        '<html><body><article class="bd-article"><p><a class="reference internal" href="ch05.html#x">next</a>'
+        '<a class="reference internal netlab-diagram" href="../_images/incast.svg"><img src="../_images/incast.svg" '
+        'alt="an incast"></a></p></article></body></html>', encoding="utf-8")
+    pages = {"book/ch04.html", "book/ch05.html"}
+    on_site = pdf._article(tmp_path, "book/ch04.html", pages, "https://example.github.io/netlab/")
+    assert 'href="https://example.github.io/netlab/_images/incast.svg"' in on_site
+    assert 'href="#p-book-ch05--x"' in on_site                       # a page stays a link inside the PDF
+    plain = pdf._article(tmp_path, "book/ch04.html", pages)
+    assert "incast.svg\"><img" not in plain and 'href="_images/incast.svg"' not in plain
+    assert '<img alt="an incast"' in plain or 'alt="an incast"' in plain     # the diagram itself stays
