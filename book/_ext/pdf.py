@@ -390,6 +390,14 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
     return {"bookmarks": bookmarks, "pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
 
 
+def site_url(root: Path) -> str:
+    """The published site's address, from its sitemap: a page's, up to its book/ or labs/ folder (a project
+    site, https://OWNER.github.io/NAME/, keeps its NAME/); empty without a sitemap."""
+    sitemap = Path(root) / "sitemap.xml"
+    m = re.search(r"<loc>(https?://[^<]*?/)(?:book|labs)/", sitemap.read_text()) if sitemap.is_file() else None
+    return m.group(1) if m else ""
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__.split("How:")[0].strip())
@@ -409,9 +417,8 @@ def main(argv: list[str]) -> int:
             meta["title"] = m.group(1)
         if m := re.search(r'^author:\s*"?(.*?)"?\s*$', text, re.M):
             meta["author"] = m.group(1)
-    sitemap = root / "sitemap.xml"
-    if sitemap.is_file() and (m := re.search(r"<loc>(https?://[^<]*?/)[^/<]*(?:/[^<]*)?</loc>", sitemap.read_text())):
-        meta["url"] = re.sub(r"(book|labs)/$", "", m.group(1))
+    if url := site_url(root):
+        meta["url"] = url
     result = build(root, out, meta)
     print(f"pdf: {out} — {result['pages']} pages, {result['chapters']} parts of the book "
           f"({result['numbered']} with a page number in the contents), {result['seconds']:.0f} s")

@@ -253,3 +253,58 @@ def test_the_pdf_links_a_site_file_to_the_site_or_not_at_all(tmp_path):
     plain = pdf._article(tmp_path, "book/ch04.html", pages)
     assert "incast.svg\"><img" not in plain and 'href="_images/incast.svg"' not in plain
     assert '<img alt="an incast"' in plain or 'alt="an incast"' in plain     # the diagram itself stays
+    # the site's address keeps a project site's path (it printed https://owner.github.io/, without netlab/)
+    (tmp_path / "sitemap.xml").write_text("<urlset><url><loc>https://owner.github.io/netlab/index.html</loc></url>"
+                                          "<url><loc>https://owner.github.io/netlab/book/ch04.html</loc></url></urlset>")
+    assert pdf.site_url(tmp_path) == "https://owner.github.io/netlab/"
+
+
+PREDICT_H2 = re.compile(r"^[0-9.\s]*(predict|check your prediction)", re.I)
+# each lab's predict-first answer, words of its result or explanation, that must sit behind the reveal
+HIDDEN_ANSWERS = {"lab03-rdma": "The 8 bytes take 0.64 ns", "lab04-infiniband-vs-ethernet": "The lossy run takes several",
+                  "lab10-across-datacenters": "About a ninth", "lab11-capstone": "designs meet the brief",
+                  "lab02-links": "Serialization dominates", "lab07-nvlink-scale-up": "129.6 TB/s"}
+
+
+@pytest.mark.site
+def test_every_labs_prediction_is_behind_a_reveal(site_root):
+    from bs4 import BeautifulSoup
+
+    labs = [p for p in content_pages(site_root) if p.startswith("labs/")]
+    assert len(labs) == 11
+    for lab in labs:
+        soup = BeautifulSoup((site_root / lab).read_text(encoding="utf-8"), "html.parser")
+        sections = [h.parent for h in soup.select("section > h2") if PREDICT_H2.match(h.get_text(" ", strip=True))]
+        assert sections, f"{lab}: no Predict section"
+        for section in sections:
+            output = section.select_one(".cell_output")
+            if output is not None:
+                reveal = output.find_parent("details", class_="netlab-reveal")
+                assert reveal is not None, f"{lab}: {section.h2.get_text(strip=True)} shows its result"
+                assert not reveal.select("details.hide"), f"{lab}: a reveal inside the reveal"
+        answer = HIDDEN_ANSWERS.get(lab.removeprefix("labs/").removesuffix(".html"))
+        if answer:
+            holder = soup.find(string=re.compile(re.escape(answer)))
+            assert holder is not None, f"{lab}: {answer!r} not found"
+            assert holder.find_parent("details", class_="netlab-reveal") is not None, f"{lab}: {answer!r} is shown"
+
+
+@pytest.mark.site
+def test_glossary_terms_link_once_per_page_to_their_entries(site_root):
+    from bs4 import BeautifulSoup
+
+    glossary = BeautifulSoup((site_root / "book" / "glossary.html").read_text(encoding="utf-8"), "html.parser")
+    anchors = {el["id"] for el in glossary.select("dt[id]")}
+    pages = [p for p in content_pages(site_root) if re.match(r"(labs/|book/ch\d)", p)]
+    linked_pages = 0
+    for page in pages:
+        soup = BeautifulSoup((site_root / page).read_text(encoding="utf-8"), "html.parser")
+        links = soup.select("article a.netlab-term")
+        linked_pages += bool(links)
+        targets = [a["href"].split("#", 1)[1] for a in links]
+        assert len(targets) == len(set(targets)), f"{page}: a term linked twice"
+        assert set(targets) <= anchors, f"{page}: links to no glossary entry: {set(targets) - anchors}"
+        assert all(a["href"].split("#")[0].endswith("glossary.html") for a in links), page
+        bad = [a for a in links if a.find_parent(["h1", "h2", "h3", "h4", "code", "pre", "math"])]
+        assert not bad, f"{page}: a term linked in a heading, code or math: {bad[:2]}"
+    assert linked_pages == len(pages), f"{len(pages) - linked_pages} chapters or labs link no glossary term"
