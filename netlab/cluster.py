@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 import math
 
 from netlab import specs, validate
+from netlab.collectives import nccl_tuner
 from netlab.fabric import ecmp, rails, clos as fabric
 from netlab.nvlink import inference, domains as scaleup
 from netlab.training import failures, overlap as overlap_mod, parallelism
@@ -158,6 +159,7 @@ class Evaluation:
     mtbf_s: float                 # the job's mean time between interruptions
     checkpoint_interval_s: float  # work between checkpoints (Daly's optimum)
     effective_step_s: float       # step_s / goodput: what a step costs once failures are counted
+    bucket_algorithm: str = ""    # how a full bucket is all-reduced: "ring (netlab)", "tree/LL128", ... (bucket_all_reduce)
 
     def __repr__(self) -> str:
         return (f"Evaluation({self.design.name}: step {format_time(self.step_s)} "
@@ -290,8 +292,9 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     if dp > 1:
         schedule = gradient_overlap(grad_bytes, window_s, dp, effective, inner, bucket_bytes)
         dp_s, dp_exposed_s, n_buckets = schedule.comm_s, schedule.exposed_s, schedule.n_items
+        algorithm = bucket_all_reduce(max(schedule.item_bytes), dp, effective, inner).algorithm
     else:
-        dp_s, dp_exposed_s, n_buckets = 0.0, 0.0, 0
+        dp_s, dp_exposed_s, n_buckets, algorithm = 0.0, 0.0, 0, ""
 
     step_s = compute_s + bubble_s + tp_s + pp_s + dp_exposed_s
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
@@ -313,7 +316,8 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
         tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w,
         dp_exposed_s=dp_exposed_s, overlap=1.0 - dp_exposed_s / dp_s if dp_s > 0 else 1.0,
         n_buckets=n_buckets, backward_window_s=window_s,
-        goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s)
+        goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s,
+        bucket_algorithm=algorithm)
 
 
 def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scaleup.ScaleUpDomain,
@@ -324,10 +328,12 @@ def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scal
     :func:`netlab.training.overlap.ddp_backward` with the capstone's collective: the gradients
     (``grad_bytes`` per GPU) appear at a steady rate over ``backward_s`` and fill DDP's buckets
     (:func:`netlab.training.overlap.ddp_bucket_sizes`, ``bucket_bytes`` default 25 MiB); each
-    bucket is all-reduced over ``dp`` ranks as the designer prices the whole gradient, by
-    :func:`netlab.nvlink.domains.hierarchical_all_reduce` on ``domain`` (its ``pipelined_s``), one
-    after another (:func:`netlab.training.overlap.run_in_order`). ``overlap.ddp_backward`` prices
-    a flat ring; this wrapper exists because the capstone's all-reduce is hierarchical.
+    bucket is all-reduced over ``dp`` ranks (``domain_size`` of them in each copy of ``domain``)
+    with the algorithm NCCL would pick for its size (:func:`bucket_all_reduce`: the ring of
+    :func:`netlab.nvlink.domains.hierarchical_all_reduce`, its tiers overlapped, or NCCL's tree or
+    NVLS tree when that is faster), one after another (:func:`netlab.training.overlap.run_in_order`).
+    ``overlap.ddp_backward`` prices a flat ring; this wrapper exists because the capstone's
+    all-reduce is hierarchical and, for small buckets, not a ring.
 
     With ``n`` equal buckets each taking ``c`` and filling in ``t_f = backward_s / n``, the exposed
     time is ``max(c, n c - (n - 1) t_f)``.
@@ -342,10 +348,51 @@ def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scal
     for b in sizes:
         done += b
         ready.append(backward_s * min(1.0, done / total))
-    times = {b: scaleup.hierarchical_all_reduce(b, dp, domain, domain_size=domain_size).pipelined_s
-             for b in set(sizes)}   # at most two sizes: full buckets and the rest
-    return overlap_mod.run_in_order(sizes, ready, [times[b] for b in sizes], backward_s,
-                                    kind="DDP buckets, hierarchical all-reduce")
+    picks = {b: bucket_all_reduce(b, dp, domain, domain_size) for b in set(sizes)}   # full buckets and the rest
+    return overlap_mod.run_in_order(sizes, ready, [picks[b].time_s for b in sizes], backward_s,
+                                    kind=f"DDP buckets, {picks[sizes[0]].algorithm}")
+
+
+@dataclass(frozen=True)
+class BucketAllReduce:
+    """One DDP bucket's all-reduce as the capstone prices it: the faster of a ring and NCCL's trees."""
+
+    n_bytes: float
+    ring_s: float               # netlab's hierarchical ring, tiers overlapped (pipelined_s)
+    tree_s: float               # NCCL's tuner for its best tree or NVLS tree (inf where none runs)
+    tree_label: str             # e.g. "tree/LL128", "nvls/Simple"; "" where none runs
+    time_s: float               # min(ring_s, tree_s)
+    algorithm: str              # "ring (netlab)" or the tree's label
+
+
+def bucket_all_reduce(n_bytes: float, dp: int, domain: scaleup.ScaleUpDomain,
+                      domain_size: int | None = None) -> BucketAllReduce:
+    """The all-reduce of one ``n_bytes`` bucket over ``dp`` data-parallel ranks, priced the way NCCL picks.
+
+    NCCL runs the algorithm its tuner predicts fastest for the message size (chapter 6): a ring
+    for large messages, a tree (``2 floor(log2 m)`` network steps across ``m`` nodes instead of the
+    ring's ``2(n-1)``) or an NVLS tree for small ones. The ring is priced as the capstone prices the
+    whole gradient, :func:`netlab.nvlink.domains.hierarchical_all_reduce`'s ``pipelined_s``; the
+    tree and the NVLS tree by NCCL's own model, :func:`netlab.collectives.nccl_tuner.predict`, with
+    ``dp / domain_size`` nodes of ``domain_size`` ranks (default ``domain.n_gpus``) and the
+    domain's scale-out rate per GPU as the NIC. The bucket takes the faster. A flat ring over
+    144 ranks pays 286 step latencies per bucket, which made small buckets look far slower than
+    NCCL runs them.
+    """
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    dp = validate.integer("dp", dp, minimum=1, maximum=validate.MAX_COUNT)
+    if not isinstance(domain, scaleup.ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    ring = scaleup.hierarchical_all_reduce(n_bytes, dp, domain, domain_size=domain_size).pipelined_s
+    d = domain.n_gpus if domain_size is None else domain_size
+    tree, label = math.inf, ""
+    if dp >= 2 and domain.gpu in scaleup.ARCH_OF_GPU and dp <= nccl_tuner.MAX_RANKS:
+        pick = nccl_tuner.predict(n_bytes, dp, dp // d, fabric=domain.fabric, arch=scaleup.ARCH_OF_GPU[domain.gpu],
+                                  nic_bps=domain.scaleout_per_gpu_bps, algorithms=("tree", "nvls"))
+        tree, label = pick.time_s, pick.label
+    if tree < ring:
+        return BucketAllReduce(n_bytes, ring, tree, label, tree, label)
+    return BucketAllReduce(n_bytes, ring, tree, label, ring, "ring (netlab)")
 
 
 def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
