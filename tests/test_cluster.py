@@ -678,3 +678,28 @@ def test_plot_overlap_draws_the_window_and_the_hidden_and_exposed_all_reduce():
     assert widths == [90.6, 90.0, 726.7]
     assert widths[1] + widths[2] == pytest.approx(816.8, abs=0.1)
     assert "90.0 ms hidden and 726.7 ms exposed (11% hidden)" in fig.alt == cluster.plot_overlap_alt(e)
+
+
+def test_chapter_11_calculator_shows_the_total_and_the_exposed_all_reduce():
+    """Issue 32: the in-page calculator showed the total data-parallel time where the step uses the
+    exposed part. By hand, on its default design (DGX H100, InfiniBand adaptive, 1:1): 167 buckets
+    (166 of 25 MiB, 23.4 MB left) on NCCL's tree/LL128 at 380 Gb/s, correction 0.9 for both sizes;
+    they queue from the first bucket's fill time on, so exposed = fill_0 + total - window, with the
+    window 2/3 of one of 8 micro-batches' compute (6 N T / (4,608 x 989.4 TFLOP/s x 0.4))."""
+    import importlib
+    import pathlib
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "book" / "_ext"))
+    try:
+        calculators = importlib.import_module("netlab_calculators")
+    finally:
+        sys.path.pop(0)
+    calc = calculators.CALCULATORS["capstone"]
+    readout = calc(calc.defaults())
+    grad = 70e9 / 32 * 2
+    rest = grad - 166 * 25 * 2**20
+    total = 166 * _tree_ll128_by_hand(25 * 2**20, 380e9, 0.9) + _tree_ll128_by_hand(rest, 380e9, 0.9)
+    window = 2 / 3 * 6 * 70e9 * 1152 * 4096 / (4608 * 989.4e12 * 0.4) / 8
+    exposed = window * 25 * 2**20 / grad + total - window
+    assert f"{total * 1e3:.0f} ms" == "260 ms" and f"{exposed * 1e3:.0f} ms" == "170 ms"
+    assert "data-parallel all-reduce 260 ms in all, of which 170 ms exposed, 35% hidden" in readout, readout
