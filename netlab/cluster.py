@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 import math
 
-from netlab import specs, validate
+from netlab import specs, sweep, validate
 from netlab.collectives import nccl_tuner
 from netlab.fabric import ecmp, rails, clos as fabric
 from netlab.nvlink import inference, domains as scaleup
@@ -551,17 +551,39 @@ def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), op
 
 
 def explore(workload: Workload, brief: Brief, designs: list[Design] | None = None,
-            mfu: float | None = None) -> list[Verdict]:
-    """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``."""
+            mfu: float | None = None, workers: int | None = 1, client=None) -> list[Verdict]:
+    """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``.
+
+    The designs run through :func:`netlab.sweep.run`, one call per design, in the order given:
+    one after another by default, on ``workers`` local processes (``None``: every core), or on a
+    Dask ``client``; the verdicts are the same either way."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    validate.instance("workload", workload, Workload, "a Workload")
     if designs is None:
         designs = design_space(n_gpus=brief.n_gpus)
     else:
         designs = validate.sequence("designs", designs, "a list of Designs")
         for d in designs:
             validate.instance("designs", d, Design, "a list of Designs")
-    return [check(_evaluate_for(d, workload, brief, mfu), brief) for d in designs]
+    if not designs:
+        return []
+    study = sweep.run(_verdict_of, {"design": list(designs)}, fixed=dict(workload=workload, brief=brief, mfu=mfu),
+                      workers=workers, client=client, progress=False)
+    return study.column("verdict")
+
+
+def _verdict_of(design: Design, workload: Workload, brief: Brief, mfu: float | None = None,
+                seed: int = 0) -> dict[str, Verdict]:
+    """One design's verdict, as a row of :func:`netlab.sweep.run` (the seed is unused: no randomness)."""
+    return {"verdict": check(_evaluate_for(design, workload, brief, mfu), brief)}
+
+
+def _setting_verdict(design: Design, workload: Workload, brief: Brief, pue: float, bucket_bytes: float,
+                     backward_share: float, flows_per_gpu: int, seed: int = 0) -> dict[str, Verdict]:
+    """One design's verdict at one setting of the inputs a brief leaves open (:func:`robustness`)."""
+    setting = replace(brief, pue=pue, bucket_bytes=bucket_bytes, backward_share=backward_share)
+    return _verdict_of(replace(design, flows_per_gpu=flows_per_gpu), workload, setting)
 
 
 def _evaluate_for(design: Design, workload: Workload, brief: Brief, mfu: float | None = None) -> Evaluation:
@@ -663,10 +685,14 @@ class Robustness:
 
 
 def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), bucket_bytes=(25 * 2**20, 100 * 2**20),
-               backward_shares=(BACKWARD_SHARE,), flows_per_gpu=(1, 4)) -> list[Robustness]:
+               backward_shares=(BACKWARD_SHARE,), flows_per_gpu=(1, 4), workers: int | None = 1,
+               client=None) -> list[Robustness]:
     """The brief's design space re-run at every PUE, DDP bucket size, backward share of the compute
     and flows per GPU given: which decisions every design meeting the brief shares (robust), and
-    which are close calls. The bucket size and the backward share set each design's overlap."""
+    which are close calls. The bucket size and the backward share set each design's overlap.
+
+    Every setting and design is one call of :func:`netlab.sweep.run` (``workers`` and ``client``
+    as there: one after another by default); the rows come in the order of the settings."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
     validate.instance("workload", workload, Workload, "a Workload")
@@ -678,19 +704,24 @@ def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), bucket_b
                      for f in validate.sequence("flows_per_gpu", flows_per_gpu)]
     if not (pues and buckets and shares and flows_per_gpu):
         raise ValueError("pues, bucket_bytes, backward_shares and flows_per_gpu must each hold at least one value")
+    designs = design_space(n_gpus=brief.n_gpus)
+    # one sweep over every setting and design (netlab.sweep.run: serial, local processes or Dask)
+    study = sweep.run(_setting_verdict, dict(pue=pues, bucket_bytes=buckets, backward_share=shares,
+                                             flows_per_gpu=flows_per_gpu, design=designs),
+                      fixed=dict(workload=workload, brief=brief), workers=workers, client=client, progress=False)
+    records = study.records()          # in grid order: the designs of one setting follow each other
     rows = []
-    for pue, bucket, share in ((p, b, f) for p in pues for b in buckets for f in shares):
-        for flows in flows_per_gpu:
-            setting = replace(brief, pue=pue, bucket_bytes=bucket, backward_share=share)
-            designs = [replace(d, flows_per_gpu=flows) for d in design_space(n_gpus=brief.n_gpus)]
-            verdicts = explore(workload, setting, designs)
-            meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
-            choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
-            fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
-            rows.append(Robustness(pue, bucket, share, flows, len(meeting), binding_counts(verdicts),
-                                   fastest.evaluation.design.name if fastest else None,
-                                   cheapest.evaluation.design.name if cheapest else None, choices,
-                                   tuple(sorted({m["wiring"] for m in meeting if m["oversubscription"] == 1.0}))))
+    for start in range(0, len(records), len(designs)):
+        chunk = records[start:start + len(designs)]
+        pue, bucket, share, flows = (chunk[0][k] for k in ("pue", "bucket_bytes", "backward_share", "flows_per_gpu"))
+        verdicts = [r["verdict"] for r in chunk]
+        meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
+        choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
+        fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
+        rows.append(Robustness(pue, bucket, share, flows, len(meeting), binding_counts(verdicts),
+                               fastest.evaluation.design.name if fastest else None,
+                               cheapest.evaluation.design.name if cheapest else None, choices,
+                               tuple(sorted({m["wiring"] for m in meeting if m["oversubscription"] == 1.0}))))
     return rows
 
 

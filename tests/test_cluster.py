@@ -703,3 +703,29 @@ def test_chapter_11_calculator_shows_the_total_and_the_exposed_all_reduce():
     exposed = window * 25 * 2**20 / grad + total - window
     assert f"{total * 1e3:.0f} ms" == "260 ms" and f"{exposed * 1e3:.0f} ms" == "170 ms"
     assert "data-parallel all-reduce 260 ms in all, of which 170 ms exposed, 35% hidden" in readout, readout
+
+
+def test_the_design_sweep_runs_through_netlab_sweep_with_the_serial_results(monkeypatch):
+    """Issue 35: the capstone's design space goes through netlab.sweep.run, serially or on worker
+    processes, with the verdicts a plain loop over the designs gives."""
+    from netlab import sweep
+    designs = cluster.design_space(domains=("gb200-nvl72",), fabrics=("eth-ecmp", "ib-adaptive"), optics=("lpo",),
+                                   oversubscriptions=(1.0, 2.0), wirings=("fat_tree", "rail_only"))
+    loop = [cluster.check(cluster.evaluate(d, W, pue=BRIEF.pue, bucket_bytes=BRIEF.bucket_bytes,
+                                           backward_share=BRIEF.backward_share), BRIEF) for d in designs]
+    calls = []
+    real = sweep.run
+    monkeypatch.setattr(sweep, "run", lambda *a, **k: calls.append(k.get("workers")) or real(*a, **k))
+    assert cluster.explore(W, BRIEF, designs) == loop
+    assert cluster.explore(W, BRIEF, designs, workers=2) == loop
+    assert calls == [1, 2] and cluster.explore(W, BRIEF, []) == []
+
+
+def test_robustness_through_the_sweep_is_the_serial_loop():
+    """One setting of robustness() against the same setting done by hand with a loop of check()."""
+    (row,) = cluster.robustness(W, BRIEF, pues=(1.3,), bucket_bytes=(100 * 2**20,), flows_per_gpu=(4,))
+    setting = replace(BRIEF, pue=1.3, bucket_bytes=100 * 2**20)
+    verdicts = [cluster.check(cluster.evaluate(replace(d, flows_per_gpu=4), W, pue=1.3, bucket_bytes=100 * 2**20),
+                              setting) for d in cluster.design_space(n_gpus=BRIEF.n_gpus)]
+    assert row.n_meet == sum(v.meets for v in verdicts) and row.misses == cluster.binding_counts(verdicts)
+    assert row.fastest == cluster.best(verdicts, "days").evaluation.design.name   # type: ignore[union-attr]
