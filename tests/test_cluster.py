@@ -729,3 +729,26 @@ def test_robustness_through_the_sweep_is_the_serial_loop():
                               setting) for d in cluster.design_space(n_gpus=BRIEF.n_gpus)]
     assert row.n_meet == sum(v.meets for v in verdicts) and row.misses == cluster.binding_counts(verdicts)
     assert row.fastest == cluster.best(verdicts, "days").evaluation.design.name   # type: ignore[union-attr]
+
+
+def test_chapter_11_ecmp_penalty_by_bucket_and_flows():
+    """The page's ECMP penalties on DGX H100 (days more than spraying): 21.9 / 15.3 / 11.0 / 7.8 with
+    1 / 2 / 4 / 8 flows per GPU at 25 MiB, 19.8 / 13.2 / 8.9 / 6.0 at 100 MiB; 38.3 at 1 MiB, 19.8 at
+    400 MiB; and its figures for the buckets: ECMP leaves a quarter of the NIC, the 25 MiB ring over
+    144 ranks takes 286 x 2.7 us + 2 x 143/144 x 25 MiB at 380 Gb/s = 1.87 ms on InfiniBand."""
+    ecmp, spray = (cluster.capstone_design("dgx-h100", k, "dsp_pluggable", 1.0) for k in ("eth-ecmp", "eth-spraying"))
+
+    def lost(flows, mib):
+        return round(cluster.evaluate(replace(ecmp, flows_per_gpu=flows), W, bucket_bytes=mib * 2**20).training_days
+                     - cluster.evaluate(replace(spray, flows_per_gpu=flows), W, bucket_bytes=mib * 2**20).training_days,
+                     1)
+    assert [lost(f, 25) for f in (1, 2, 4, 8)] == [21.9, 15.3, 11.0, 7.8]
+    assert [lost(f, 100) for f in (1, 2, 4, 8)] == [19.8, 13.2, 8.9, 6.0]
+    assert (lost(1, 1), lost(1, 400)) == (38.3, 19.8)
+    assert round(cluster.evaluate(ecmp, W).scaleout_efficiency, 2) == 0.25
+    pick = cluster.bucket_all_reduce(25 * 2**20, 144, replace(scaleup.preset("dgx-h100"), scaleout_per_gpu_bps=380e9), 1)
+    assert pick.ring_s == pytest.approx(286 * 2.7e-6 + 2 * 143 / 144 * 8 * 25 * 2**20 / 380e9, rel=1e-9)
+    assert f"{pick.ring_s * 1e3:.2f} / {pick.time_s * 1e3:.2f}" == "1.87 / 1.55" and pick.algorithm == "tree/LL128"
+    # the robust bullet: the DGX H100 designs' all-reduce at 25 MiB spans 0.25-1.36 s, far above the window
+    spans = [cluster.evaluate(d, W).dp_s for d in cluster.design_space(domains=("dgx-h100",), optics=("lpo",))]
+    assert f"{min(spans):.2f}-{max(spans):.2f}" == "0.25-1.36"
