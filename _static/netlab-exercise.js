@@ -181,12 +181,20 @@
     return [Number(cut + "e" + exponent), Number((cut + up) + "e" + exponent)];
   }
 
-  // Whether `given` is the answer rounded to one of rounding.round significant digits, or cut to one of
-  // rounding.cut, as netlab.exercises._rounding_of.
-  function roundingOf(given, answer, rounding) {
-    var values = rounding.round.map(function (k) { return rounded(answer, k)[1]; })
-      .concat(rounding.cut.map(function (k) { return rounded(answer, k)[0]; }));
-    return values.some(function (v) { return Math.abs(Math.abs(given) / v - 1) <= tables().same_number; });
+  // ["round", k] if `given` is the answer rounded to k significant digits (one of rounding.round), else
+  // ["cut", k] if it is the answer cut to k (one of rounding.cut), else null; as
+  // netlab.exercises._rounding_match.
+  function roundingMatch(given, answer, rounding) {
+    var ways = [["round", 1, rounding.round], ["cut", 0, rounding.cut]];
+    for (var w = 0; w < ways.length; w++) {
+      for (var i = 0; i < ways[w][2].length; i++) {
+        var k = ways[w][2][i];
+        if (Math.abs(Math.abs(given) / rounded(answer, k)[ways[w][1]] - 1) <= tables().same_number) {
+          return [ways[w][0], k];
+        }
+      }
+    }
+    return null;
   }
 
   // The fewest significant digits to which the answer, rounded, is within the tolerance.
@@ -198,29 +206,55 @@
     return most;
   }
 
-  // [correct, message], as netlab.exercises._judge.
-  function judge(given, spec) {
+  // The digits to ask for after a rounding or a cut, as netlab.exercises._rounding_fields.
+  function roundingFields(match, answer, relTol) {
+    var digits = digitsNeeded(answer, relTol);
+    return {digits: String(match[0] === "cut" ? Math.max(digits, match[1]) : digits), tol: fmt(100 * relTol, 3)};
+  }
+
+  // The words for a factor slip, as netlab.exercises._factor_text.
+  function factorText(slip, tooLarge, typedUnit) {
+    return has(slip, "text_up") && tooLarge === typedUnit ? slip.text_up : slip.text;
+  }
+
+  // [correct, message], as netlab.exercises._judge; typedUnit: another unit was typed and converted.
+  function judge(given, spec, typedUnit) {
     var ratio = given / spec.answer, unit = spec.unit;
     if (Math.abs(ratio - 1) <= spec.rel_tol) { return [true, say("correct", unit, {answer: fmt(spec.answer)})]; }
     if (ratio === 0) { return [false, say("zero", unit)]; }
     if (ratio < 0) { return [false, say("sign", unit)]; }
     for (var i = 0; i < spec.slips.length; i++) {
       var slip = spec.slips[i];
+      var match;
       if (has(slip, "rounding")) {
-        if (roundingOf(given, spec.answer, slip.rounding)) {
-          return [false, say("rounded", unit, {digits: String(digitsNeeded(spec.answer, spec.rel_tol)),
-                                               tol: fmt(100 * spec.rel_tol, 3)})];
+        match = roundingMatch(given, spec.answer, slip.rounding);
+        if (match !== null) {
+          return [false, say(match[0] === "round" ? "rounded" : "cut", unit,
+                             roundingFields(match, spec.answer, spec.rel_tol))];
         }
         continue;
       }
       if (has(slip, "value")) {
-        if (Math.abs(given / slip.value - 1) <= slip.tol) { return [false, say("named_value", unit, {text: slip.text})]; }
+        if (Math.abs(given / slip.value - 1) <= slip.tol) {
+          var later = null;
+          for (var n = i + 1; n < spec.slips.length && later === null; n++) {
+            if (has(spec.slips[n], "rounding")) { later = spec.slips[n].rounding; }
+          }
+          match = later === null ? null : roundingMatch(given, spec.answer, later);
+          if (match !== null) {
+            var fields = roundingFields(match, spec.answer, spec.rel_tol);
+            fields.text = slip.text;
+            return [false, say(match[0] === "round" ? "named_or_rounded" : "named_or_cut", unit, fields)];
+          }
+          return [false, say("named_value", unit, {text: slip.text})];
+        }
         continue;
       }
       var cases = [[slip.factor, "slip_large"], [1 / slip.factor, "slip_small"]];
       for (var j = 0; j < 2; j++) {
         if (Math.abs(ratio / cases[j][0] - 1) <= slip.tol) {
-          return [false, say(cases[j][1], unit, {factor: fmt(slip.factor), text: slip.text})];
+          return [false, say(cases[j][1], unit, {factor: fmt(slip.factor),
+                                                 text: factorText(slip, cases[j][0] > 1, !!typedUnit)})];
         }
       }
     }
@@ -234,7 +268,7 @@
   function verdict(spec, value) {
     var reading = read(value, spec);
     if (reading.value === null) { return [false, reading.problem]; }
-    var v = judge(reading.value, spec), message = reading.converted + v[1];
+    var v = judge(reading.value, spec, !!reading.converted), message = reading.converted + v[1];
     if (reading.comma && !v[0]) { message += say("comma_note", spec.unit, {comma: reading.comma}); }
     return [v[0], message];
   }

@@ -48,7 +48,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 import math
 
-from netlab import specs, validate
+from netlab import specs, sweep, validate
+from netlab.collectives import nccl_tuner
 from netlab.fabric import ecmp, rails, clos as fabric
 from netlab.nvlink import inference, domains as scaleup
 from netlab.training import failures, overlap as overlap_mod, parallelism
@@ -158,6 +159,7 @@ class Evaluation:
     mtbf_s: float                 # the job's mean time between interruptions
     checkpoint_interval_s: float  # work between checkpoints (Daly's optimum)
     effective_step_s: float       # step_s / goodput: what a step costs once failures are counted
+    bucket_algorithm: str = ""    # how a full bucket is all-reduced: "ring (netlab)", "tree/LL128", ... (bucket_all_reduce)
 
     def __repr__(self) -> str:
         return (f"Evaluation({self.design.name}: step {format_time(self.step_s)} "
@@ -290,8 +292,9 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
     if dp > 1:
         schedule = gradient_overlap(grad_bytes, window_s, dp, effective, inner, bucket_bytes)
         dp_s, dp_exposed_s, n_buckets = schedule.comm_s, schedule.exposed_s, schedule.n_items
+        algorithm = bucket_all_reduce(max(schedule.item_bytes), dp, effective, inner).algorithm
     else:
-        dp_s, dp_exposed_s, n_buckets = 0.0, 0.0, 0
+        dp_s, dp_exposed_s, n_buckets, algorithm = 0.0, 0.0, 0, ""
 
     step_s = compute_s + bubble_s + tp_s + pp_s + dp_exposed_s
     site = power.site_power(fab, design.optics, gpu_power_w=domain.power_per_gpu_w, pue=pue)
@@ -313,7 +316,8 @@ def evaluate(design: Design, workload: Workload, mfu: float | None = None, pue: 
         tokens_per_s=tokens_per_s, tokens_per_joule=tokens_per_s / site.facility_w,
         dp_exposed_s=dp_exposed_s, overlap=1.0 - dp_exposed_s / dp_s if dp_s > 0 else 1.0,
         n_buckets=n_buckets, backward_window_s=window_s,
-        goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s)
+        goodput=good, mtbf_s=ck.mtbf_s, checkpoint_interval_s=ck.interval_s, effective_step_s=effective_step_s,
+        bucket_algorithm=algorithm)
 
 
 def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scaleup.ScaleUpDomain,
@@ -324,10 +328,12 @@ def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scal
     :func:`netlab.training.overlap.ddp_backward` with the capstone's collective: the gradients
     (``grad_bytes`` per GPU) appear at a steady rate over ``backward_s`` and fill DDP's buckets
     (:func:`netlab.training.overlap.ddp_bucket_sizes`, ``bucket_bytes`` default 25 MiB); each
-    bucket is all-reduced over ``dp`` ranks as the designer prices the whole gradient, by
-    :func:`netlab.nvlink.domains.hierarchical_all_reduce` on ``domain`` (its ``pipelined_s``), one
-    after another (:func:`netlab.training.overlap.run_in_order`). ``overlap.ddp_backward`` prices
-    a flat ring; this wrapper exists because the capstone's all-reduce is hierarchical.
+    bucket is all-reduced over ``dp`` ranks (``domain_size`` of them in each copy of ``domain``)
+    with the algorithm NCCL would pick for its size (:func:`bucket_all_reduce`: the ring of
+    :func:`netlab.nvlink.domains.hierarchical_all_reduce`, its tiers overlapped, or NCCL's tree or
+    NVLS tree when that is faster), one after another (:func:`netlab.training.overlap.run_in_order`).
+    ``overlap.ddp_backward`` prices a flat ring; this wrapper exists because the capstone's
+    all-reduce is hierarchical and, for small buckets, not a ring.
 
     With ``n`` equal buckets each taking ``c`` and filling in ``t_f = backward_s / n``, the exposed
     time is ``max(c, n c - (n - 1) t_f)``.
@@ -342,10 +348,51 @@ def gradient_overlap(grad_bytes: float, backward_s: float, dp: int, domain: scal
     for b in sizes:
         done += b
         ready.append(backward_s * min(1.0, done / total))
-    times = {b: scaleup.hierarchical_all_reduce(b, dp, domain, domain_size=domain_size).pipelined_s
-             for b in set(sizes)}   # at most two sizes: full buckets and the rest
-    return overlap_mod.run_in_order(sizes, ready, [times[b] for b in sizes], backward_s,
-                                    kind="DDP buckets, hierarchical all-reduce")
+    picks = {b: bucket_all_reduce(b, dp, domain, domain_size) for b in set(sizes)}   # full buckets and the rest
+    return overlap_mod.run_in_order(sizes, ready, [picks[b].time_s for b in sizes], backward_s,
+                                    kind=f"DDP buckets, {picks[sizes[0]].algorithm}")
+
+
+@dataclass(frozen=True)
+class BucketAllReduce:
+    """One DDP bucket's all-reduce as the capstone prices it: the faster of a ring and NCCL's trees."""
+
+    n_bytes: float
+    ring_s: float               # netlab's hierarchical ring, tiers overlapped (pipelined_s)
+    tree_s: float               # NCCL's tuner for its best tree or NVLS tree (NaN where none runs)
+    tree_label: str             # e.g. "tree/LL128", "nvls/Simple"; "" where none runs
+    time_s: float               # min(ring_s, tree_s)
+    algorithm: str              # "ring (netlab)" or the tree's label
+
+
+def bucket_all_reduce(n_bytes: float, dp: int, domain: scaleup.ScaleUpDomain,
+                      domain_size: int | None = None) -> BucketAllReduce:
+    """The all-reduce of one ``n_bytes`` bucket over ``dp`` data-parallel ranks, priced the way NCCL picks.
+
+    NCCL runs the algorithm its tuner predicts fastest for the message size (chapter 6): a ring
+    for large messages, a tree (``2 floor(log2 m)`` network steps across ``m`` nodes instead of the
+    ring's ``2(n-1)``) or an NVLS tree for small ones. The ring is priced as the capstone prices the
+    whole gradient, :func:`netlab.nvlink.domains.hierarchical_all_reduce`'s ``pipelined_s``; the
+    tree and the NVLS tree by NCCL's own model, :func:`netlab.collectives.nccl_tuner.predict`, with
+    ``dp / domain_size`` nodes of ``domain_size`` ranks (default ``domain.n_gpus``) and the
+    domain's scale-out rate per GPU as the NIC. The bucket takes the faster. A flat ring over
+    144 ranks pays 286 step latencies per bucket, which made small buckets look far slower than
+    NCCL runs them.
+    """
+    n_bytes = validate.positive("n_bytes", n_bytes)
+    dp = validate.integer("dp", dp, minimum=1, maximum=validate.MAX_COUNT)
+    if not isinstance(domain, scaleup.ScaleUpDomain):
+        raise TypeError(f"domain must be a ScaleUpDomain, got {type(domain).__name__}")
+    ring = scaleup.hierarchical_all_reduce(n_bytes, dp, domain, domain_size=domain_size).pipelined_s
+    d = domain.n_gpus if domain_size is None else domain_size
+    tree, label = math.nan, ""                      # no tree on one rank or beyond the tuner's ranks
+    if dp >= 2 and domain.gpu in scaleup.ARCH_OF_GPU and dp <= nccl_tuner.MAX_RANKS:
+        pick = nccl_tuner.predict(n_bytes, dp, dp // d, fabric=domain.fabric, arch=scaleup.ARCH_OF_GPU[domain.gpu],
+                                  nic_bps=domain.scaleout_per_gpu_bps, algorithms=("tree", "nvls"))
+        tree, label = pick.time_s, pick.label
+    if tree < ring:                                 # False for NaN: the ring
+        return BucketAllReduce(n_bytes, ring, tree, label, tree, label)
+    return BucketAllReduce(n_bytes, ring, tree, label, ring, "ring (netlab)")
 
 
 def serve(design: Design, model_name: str, batch: int) -> inference.DecodeStep:
@@ -504,17 +551,39 @@ def design_space(domains=("dgx-h100", "gb200-nvl72"), fabrics=tuple(FABRICS), op
 
 
 def explore(workload: Workload, brief: Brief, designs: list[Design] | None = None,
-            mfu: float | None = None) -> list[Verdict]:
-    """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``."""
+            mfu: float | None = None, workers: int | None = 1, client=None) -> list[Verdict]:
+    """Evaluate ``designs`` (default: :func:`design_space` at the brief's GPU count) against ``brief``.
+
+    The designs run through :func:`netlab.sweep.run`, one call per design, in the order given:
+    one after another by default, on ``workers`` local processes (``None``: every core), or on a
+    Dask ``client``; the verdicts are the same either way."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
+    validate.instance("workload", workload, Workload, "a Workload")
     if designs is None:
         designs = design_space(n_gpus=brief.n_gpus)
     else:
         designs = validate.sequence("designs", designs, "a list of Designs")
         for d in designs:
             validate.instance("designs", d, Design, "a list of Designs")
-    return [check(_evaluate_for(d, workload, brief, mfu), brief) for d in designs]
+    if not designs:
+        return []
+    study = sweep.run(_verdict_of, {"design": list(designs)}, fixed=dict(workload=workload, brief=brief, mfu=mfu),
+                      workers=workers, client=client, progress=False)
+    return study.column("verdict")
+
+
+def _verdict_of(design: Design, workload: Workload, brief: Brief, mfu: float | None = None,
+                seed: int = 0) -> dict[str, Verdict]:
+    """One design's verdict, as a row of :func:`netlab.sweep.run` (the seed is unused: no randomness)."""
+    return {"verdict": check(_evaluate_for(design, workload, brief, mfu), brief)}
+
+
+def _setting_verdict(design: Design, workload: Workload, brief: Brief, pue: float, bucket_bytes: float,
+                     backward_share: float, flows_per_gpu: int, seed: int = 0) -> dict[str, Verdict]:
+    """One design's verdict at one setting of the inputs a brief leaves open (:func:`robustness`)."""
+    setting = replace(brief, pue=pue, bucket_bytes=bucket_bytes, backward_share=backward_share)
+    return _verdict_of(replace(design, flows_per_gpu=flows_per_gpu), workload, setting)
 
 
 def _evaluate_for(design: Design, workload: Workload, brief: Brief, mfu: float | None = None) -> Evaluation:
@@ -616,10 +685,14 @@ class Robustness:
 
 
 def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), bucket_bytes=(25 * 2**20, 100 * 2**20),
-               backward_shares=(BACKWARD_SHARE,), flows_per_gpu=(1, 4)) -> list[Robustness]:
+               backward_shares=(BACKWARD_SHARE,), flows_per_gpu=(1, 4), workers: int | None = 1,
+               client=None) -> list[Robustness]:
     """The brief's design space re-run at every PUE, DDP bucket size, backward share of the compute
     and flows per GPU given: which decisions every design meeting the brief shares (robust), and
-    which are close calls. The bucket size and the backward share set each design's overlap."""
+    which are close calls. The bucket size and the backward share set each design's overlap.
+
+    Every setting and design is one call of :func:`netlab.sweep.run` (``workers`` and ``client``
+    as there: one after another by default); the rows come in the order of the settings."""
     if not isinstance(brief, Brief):
         raise TypeError(f"brief must be a Brief, got {type(brief).__name__}")
     validate.instance("workload", workload, Workload, "a Workload")
@@ -631,19 +704,24 @@ def robustness(workload: Workload, brief: Brief, pues=(1.1, 1.3, 1.58), bucket_b
                      for f in validate.sequence("flows_per_gpu", flows_per_gpu)]
     if not (pues and buckets and shares and flows_per_gpu):
         raise ValueError("pues, bucket_bytes, backward_shares and flows_per_gpu must each hold at least one value")
+    designs = design_space(n_gpus=brief.n_gpus)
+    # one sweep over every setting and design (netlab.sweep.run: serial, local processes or Dask)
+    study = sweep.run(_setting_verdict, dict(pue=pues, bucket_bytes=buckets, backward_share=shares,
+                                             flows_per_gpu=flows_per_gpu, design=designs),
+                      fixed=dict(workload=workload, brief=brief), workers=workers, client=client, progress=False)
+    records = study.records()          # in grid order: the designs of one setting follow each other
     rows = []
-    for pue, bucket, share in ((p, b, f) for p in pues for b in buckets for f in shares):
-        for flows in flows_per_gpu:
-            setting = replace(brief, pue=pue, bucket_bytes=bucket, backward_share=share)
-            designs = [replace(d, flows_per_gpu=flows) for d in design_space(n_gpus=brief.n_gpus)]
-            verdicts = explore(workload, setting, designs)
-            meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
-            choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
-            fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
-            rows.append(Robustness(pue, bucket, share, flows, len(meeting), binding_counts(verdicts),
-                                   fastest.evaluation.design.name if fastest else None,
-                                   cheapest.evaluation.design.name if cheapest else None, choices,
-                                   tuple(sorted({m["wiring"] for m in meeting if m["oversubscription"] == 1.0}))))
+    for start in range(0, len(records), len(designs)):
+        chunk = records[start:start + len(designs)]
+        pue, bucket, share, flows = (chunk[0][k] for k in ("pue", "bucket_bytes", "backward_share", "flows_per_gpu"))
+        verdicts = [r["verdict"] for r in chunk]
+        meeting = [decisions_of(v.evaluation.design) for v in verdicts if v.meets]
+        choices = {k: tuple(sorted({m[k] for m in meeting}, key=str)) for k in DECISIONS}
+        fastest, cheapest = best(verdicts, "days"), best(verdicts, "capex")
+        rows.append(Robustness(pue, bucket, share, flows, len(meeting), binding_counts(verdicts),
+                               fastest.evaluation.design.name if fastest else None,
+                               cheapest.evaluation.design.name if cheapest else None, choices,
+                               tuple(sorted({m["wiring"] for m in meeting if m["oversubscription"] == 1.0}))))
     return rows
 
 

@@ -12,7 +12,9 @@ has no byte in it: an exercise whose time comes from a size and a rate names its
 values itself). A slip is named only when the answer matches it closely (its own
 tolerance, at most the exercise's), and an exercise adds the tempting wrong values its
 solution names. An answer that is the key rounded or cut to 2 or 3 significant figures
-is told to keep more digits, never given a slip's name.
+is told to keep more digits, never given a slip's name; one cut to 1-3 figures (3.9 for 3.997) is
+told to round rather than cut. When such a cut or a 1-figure rounding is also a wrong value the lab
+names (63 % for 63.79 % and for the limit 1 - 1/e), the message gives both readings.
 
 The expected answer is computed by netlab in the notebook, never typed in, so the
 book cannot teach a number its own library disagrees with::
@@ -175,6 +177,15 @@ MESSAGES: dict[str, str] = {
     "slip_small": "Not yet: your answer is {factor}x too small. {text}",
     "rounded": "Close, but rounded too far: round the answer to {digits} or more significant figures "
                "(the tolerance is ±{tol} %).",
+    # the answer cut (truncated) to a few figures: rounding, not more figures, is what it lacks
+    "cut": "Close, but cut off instead of rounded: keep {digits} or more significant figures and round the "
+           "last one (the tolerance is ±{tol} %).",
+    # a named wrong value that is also the answer rounded to 1 figure, or cut: both readings
+    "named_or_rounded": "Not yet: {text} Or, if your working gave more digits, you rounded too far: round the "
+                        "answer to {digits} or more significant figures (the tolerance is ±{tol} %).",
+    "named_or_cut": "Not yet: {text} Or, if your working gave more digits, you cut them off instead of "
+                    "rounding: keep {digits} or more significant figures and round the last one (the "
+                    "tolerance is ±{tol} %).",
     "close": "Close, but outside the tolerance (±{tol} %): check rounding and any term you left out.",
     "too_high": "Not yet: your answer is too high (by a factor of {factor}). Recheck each step and its units.",
     "too_low": "Not yet: your answer is too low (by a factor of {factor}). Recheck each step and its units.",
@@ -287,9 +298,15 @@ _CALENDAR: dict[str, list[tuple[float, float, str]]] = {
     "per day": _PER_DAY, "per d": _PER_DAY, "/d": _PER_DAY, "/day": _PER_DAY,
     "per week": [(7.0, 0.05, "Per day vs per week? A week has 7 days.")],
 }
+# A calendar factor names two pairs of units: the exercise's unit and the one `factor` times smaller
+# (the text above: 330 typed for 5.5 min is a number of seconds), or the one `factor` times larger
+# (the text here: "5.5 h" for 5.5 min is a number of minutes labelled hours). Which pair depends on the
+# direction and on whether the student typed a unit (:func:`_factor_text`); no entry: the text above.
+_CALENDAR_UP: dict[str, dict[float, str]] = {"min": {60.0: "Minutes vs hours? An hour has 60 minutes."}}
 # An answer rounded to 2 or 3 significant figures is told to keep more digits before any slip is
 # tried. One rounded to a single figure, or cut (truncated) to 1-3, is told so after the exercise's
-# own wrong values only: a lab may name such a value (40 ns for 40.96, from a 4000-byte "KiB").
+# own wrong values only; a lab may name such a value (40 ns for 40.96, from a 4000-byte "KiB"), and
+# then the message gives both readings.
 ROUNDED_FIRST = {"round": [2, 3], "cut": []}
 ROUNDED_LATER = {"round": [1], "cut": [1, 2, 3]}
 VALUE_SLIP_TOL = 0.02     # a tempting wrong value matches within 2 % (or the exercise's tolerance if tighter)
@@ -488,7 +505,10 @@ def _applicable_slips(answer: float, rel_tol: float, kind: str, unit: str, facto
             words = text if isinstance(text, str) else text.get(kind, _TWO_OTHER)
             if factor == 2.0 and unit in _CALENDAR:
                 words = _TWO_OTHER                      # no round trip in a number of days
-            slips.append({"factor": factor, "tol": min(rel_tol, tol), "text": words})
+            slip = {"factor": factor, "tol": min(rel_tol, tol), "text": words}
+            if factor in _CALENDAR_UP.get(unit, {}):
+                slip["text_up"] = _CALENDAR_UP[unit][factor]
+            slips.append(slip)
     if kind in _PERCENT_SLIPS:
         factor, tol, capped, text = _PERCENT_SLIPS[kind]
         slips.append({"factor": factor, "tol": min(rel_tol, tol) if capped else tol, "text": text})
@@ -684,7 +704,7 @@ def check_spec(spec: dict, value) -> Feedback:
     reading = read_answer(value, spec)
     if reading.value is None:
         return Feedback(False, reading.problem, math.nan)
-    verdict = _judge(reading.value, spec)
+    verdict = _judge(reading.value, spec, typed_unit=bool(reading.converted))
     message = reading.converted + verdict.message
     if reading.comma and not verdict.correct:
         message += _say("comma_note", spec["unit"], comma=reading.comma)
@@ -698,11 +718,36 @@ def _rounded(answer: float, k: int) -> tuple[float, float]:
     return float(f"{cut}e{e - k + 1}"), float(f"{cut + up}e{e - k + 1}")
 
 
+def _rounding_match(given: float, answer: float, rounding: dict) -> tuple[str, int] | None:
+    """``("round", k)`` if ``given`` is the answer rounded to ``k`` significant digits, one of
+    ``rounding["round"]``; else ``("cut", k)`` if it is the answer cut to ``k``, one of ``rounding["cut"]``
+    (fewest digits first); else None. A cut that equals the rounding is a rounding."""
+    for how, which, ks in (("round", 1, rounding["round"]), ("cut", 0, rounding["cut"])):
+        for k in ks:
+            if abs(abs(given) / _rounded(answer, k)[which] - 1.0) <= SAME_NUMBER:
+                return how, k
+    return None
+
+
 def _rounding_of(given: float, answer: float, rounding: dict) -> bool:
     """Whether ``given`` is the answer rounded to one of ``rounding["round"]`` significant digits, or cut
     to one of ``rounding["cut"]``."""
-    values = [_rounded(answer, k)[1] for k in rounding["round"]] + [_rounded(answer, k)[0] for k in rounding["cut"]]
-    return any(abs(abs(given) / v - 1.0) <= SAME_NUMBER for v in values)
+    return _rounding_match(given, answer, rounding) is not None
+
+
+def _rounding_fields(match: tuple[str, int], answer: float, rel_tol: float) -> dict[str, str]:
+    """The digits to ask for after a rounding or a cut ``match``: enough to be within the tolerance, and
+    for a cut at least as many as were kept (3.9 for 3.997: keep 2 and round them, 4.0)."""
+    how, k = match
+    digits = _digits_needed(answer, rel_tol)
+    return {"digits": str(max(digits, k) if how == "cut" else digits), "tol": fmt(100 * rel_tol, 3)}
+
+
+def _factor_text(slip: dict, too_large: bool, typed_unit: bool) -> str:
+    """The words for a factor slip. A calendar factor's ``text_up`` names the pair with the larger unit:
+    it applies to a number too small with no unit typed (0.092 for 5.5 min is in hours), and to one too
+    large with a unit typed ("5.5 h" for 5.5 min: minutes labelled hours)."""
+    return slip["text_up"] if "text_up" in slip and too_large == typed_unit else slip["text"]
 
 
 def _digits_needed(answer: float, rel_tol: float) -> int:
@@ -711,7 +756,9 @@ def _digits_needed(answer: float, rel_tol: float) -> int:
                 KEY_DIGITS)
 
 
-def _judge(given: float, spec: dict) -> Feedback:
+def _judge(given: float, spec: dict, typed_unit: bool = False) -> Feedback:
+    """The verdict on ``given`` (in the exercise's unit); ``typed_unit``: the student typed another unit,
+    converted to the exercise's."""
     expected, rel_tol, unit = spec["answer"], spec["rel_tol"], spec["unit"]
     ratio = given / expected
     if abs(ratio - 1.0) <= rel_tol:
@@ -720,21 +767,31 @@ def _judge(given: float, spec: dict) -> Feedback:
         return Feedback(False, _say("zero", unit), ratio)
     if ratio < 0:
         return Feedback(False, _say("sign", unit), ratio)
-    for slip in spec["slips"]:
+    slips = spec["slips"]
+    for i, slip in enumerate(slips):
         if "rounding" in slip:
-            if _rounding_of(given, expected, slip["rounding"]):
-                return Feedback(False, _say("rounded", unit, digits=str(_digits_needed(expected, rel_tol)),
-                                            tol=fmt(100 * rel_tol, 3)), ratio)
+            match = _rounding_match(given, expected, slip["rounding"])
+            if match is not None:
+                name = "rounded" if match[0] == "round" else "cut"
+                return Feedback(False, _say(name, unit, **_rounding_fields(match, expected, rel_tol)), ratio)
             continue
         tol = slip["tol"]
         if "value" in slip:
             if abs(given / slip["value"] - 1.0) <= tol:
+                # the same number may be the answer rounded to 1 figure or cut (63 for 63.79 and for 1 - 1/e)
+                later = next((s["rounding"] for s in slips[i + 1:] if "rounding" in s), None)
+                match = None if later is None else _rounding_match(given, expected, later)
+                if match is not None:
+                    name = "named_or_rounded" if match[0] == "round" else "named_or_cut"
+                    return Feedback(False, _say(name, unit, text=slip["text"],
+                                                **_rounding_fields(match, expected, rel_tol)), ratio)
                 return Feedback(False, _say("named_value", unit, text=slip["text"]), ratio)
             continue
         factor = slip["factor"]
         for r, name in ((factor, "slip_large"), (1.0 / factor, "slip_small")):
             if abs(ratio / r - 1.0) <= tol:
-                return Feedback(False, _say(name, unit, factor=fmt(factor), text=slip["text"]), ratio)
+                words = _factor_text(slip, r > 1, typed_unit)
+                return Feedback(False, _say(name, unit, factor=fmt(factor), text=words), ratio)
     if abs(ratio - 1.0) <= CLOSE_BAND:
         return Feedback(False, _say("close", unit, tol=fmt(100 * rel_tol, 3)), ratio)
     return Feedback(False, _say("too_high" if ratio > 1 else "too_low", unit, factor=fmt(max(ratio, 1 / ratio), 3)),

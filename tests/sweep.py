@@ -278,8 +278,9 @@ def judge(target: Target, case: Case | None, name: str, bad) -> str | None:
 
 # Documented NaN sentinels: a simulated flow that did not finish has no completion time, a port
 # with no credit flow control has no minimum credit, and an exercise's answer that is not a number
-# has no ratio to the key (its Feedback says what to type instead).
-SENTINEL_NAN = ("completion_time_s", "min_credits_bytes", "ratio")
+# has no ratio to the key (its Feedback says what to type instead); a DDP bucket that no NCCL tree can
+# carry (one rank, or more ranks than NCCL's tuner models) has no tree time.
+SENTINEL_NAN = ("completion_time_s", "min_credits_bytes", "ratio", "tree_s")
 
 
 def check(result) -> None:

@@ -173,6 +173,15 @@ def test_every_acronym_used_in_the_book_is_in_the_glossary():
     assert not missing, f"add to book/glossary.md: {dict(sorted(missing.items()))}"
 
 
+def test_the_glossary_defines_every_rate_unit_and_their_factor_of_8():
+    # review 31 F11: Gb/s and GB/s were defined, Tb/s and TB/s (the seed's "102.4 TB/s" slip) were not
+    terms = _glossary_terms()
+    assert {"Gb/s", "GB/s", "Tb/s", "TB/s"} <= terms
+    block = (ROOT / "book" / "glossary.md").read_text().split("\nTB/s\n")[1].split("\n\n")[0]
+    bits, byte_rate = map(float, re.search(r"([\d.]+) Tb/s, which is ([\d.]+) TB/s", block).groups())
+    assert "eight times a Tb/s" in block and bits / 8 == byte_rate == 12.8
+
+
 # --- dollar amounts that dollarmath would read as math ----------------------------------
 # MyST's dollarmath turns any `$...$` on one line into inline math, so "USD 6.9 B ... $7 B" written
 # with two bare dollar signs renders as italic run-together text. Real math holds symbols and

@@ -386,13 +386,26 @@ def _round_half_up(x: float, k: int) -> float:
        unit=st.sampled_from(["KB", "Gb/s", "TB/s", "ns", "µs", "days", "%", "x", "GPUs", "GWh", "per day", "W"]),
        rel_tol=st.sampled_from([0.002, 0.005, 0.01, 0.02]))
 def test_an_answer_rounded_to_2_or_3_figures_is_accepted_or_told_to_keep_digits(mantissa, exponent, k, unit, rel_tol):
-    # "200" for 204.8 Tb/s was "1.024x too small. Binary vs decimal?" and "1.5" for 1.534 MB the same (review L1)
+    # "200" for 204.8 Tb/s was "1.024x too small. Binary vs decimal?" and "1.5" for 1.534 MB the same (review L1).
+    # An answer cut (not rounded) to k figures is told to round, not to keep "1 or more" figures (review 31 F2);
+    # the figures it is asked for, rounded by hand, are within the tolerance.
     answer = mantissa * 10.0 ** exponent
     ex = exercises.numeric("ex", "q", answer=answer, unit=unit, rel_tol=rel_tol)
-    for typed in _round_half_up(answer, k):
-        feedback = ex.check(typed)
-        assert feedback.correct or feedback.message.startswith("Close, but rounded too far: round the answer to "), \
-            (answer, typed, feedback.message)
+    half_up, cut = _round_half_up(answer, k)
+    feedback = ex.check(half_up)
+    assert feedback.correct or feedback.message.startswith("Close, but rounded too far: round the answer to "), \
+        (answer, half_up, feedback.message)
+    if cut == half_up:
+        return
+    feedback = ex.check(cut)
+    if any(_round_half_up(answer, j)[0] == cut for j in range(1, k)):    # 1.0 for 1.0625 is also 1 rounded
+        assert feedback.correct or feedback.message.startswith("Close, but rounded too far: "), feedback.message
+    elif not feedback.correct:
+        m = re.fullmatch(r"Close, but cut off instead of rounded: keep (\d+) or more significant figures and round "
+                         r"the last one \(the tolerance is ±[0-9.]+ %\)\.", feedback.message)
+        assert m, (answer, cut, feedback.message)
+        digits = int(m.group(1))
+        assert digits >= k and abs(_round_half_up(answer, digits)[0] / answer - 1) <= rel_tol, (answer, cut, digits)
 
 
 @pytest.mark.parametrize("answer, rel_tol, digits", [(204.8, 0.02, 3), (1.53421, 0.02, 3), (16380, 1e-4, 4),
@@ -407,10 +420,58 @@ def test_the_digits_asked_for_are_enough_and_no_fewer_would_do(answer, rel_tol, 
 
 
 def test_a_named_wrong_value_still_wins_over_a_one_figure_rounding():
-    # lab 3: the seed's "30 %" is also 33.7 % rounded to one figure; the lab names it as the seed's claim
+    # lab 3: the seed's "30 %" is also 33.7 % rounded to one figure; the lab names it as the seed's claim,
+    # and (review 31 F4) the message says the other reading too: 34 is 0.8 % off, 30 is 11 %: 2 figures
     ex = exercises.numeric("ex", "q", answer=33.74, unit="%", wrong_answers=((30.0, "the seed's claim"),))
-    assert ex.check(30).message == "Not yet: the seed's claim"
+    assert ex.check(30).message == ("Not yet: the seed's claim Or, if your working gave more digits, you rounded "
+                                    "too far: round the answer to 2 or more significant figures (the tolerance "
+                                    "is ±2 %).")
+    assert ex.check(30.5).message == "Not yet: the seed's claim"     # near the claim, no rounding of 33.74
     assert ex.check(34).correct
+
+
+@pytest.mark.parametrize("answer, typed, digits", [
+    (3.997, "3.9", 2),     # ex-straggler: 4.0 is 0.08 % off
+    (3.897, "3.8", 2),     # ex-ring-time: 3.9 is 0.08 % off
+    (33.74, "33", 2),      # ex-gdr: 34 is 0.8 % off
+    (12.8, "12", 2),       # ex-lab09-tbs: 13 is 1.6 % off
+    (327.68, "320", 2),    # 330 is 0.7 % off
+    (3.997, "3", 1),       # 4 is 0.08 % off
+])
+def test_a_cut_answer_is_told_to_round_not_to_keep_more_figures(answer, typed, digits):
+    # review 31 F2: "3.9" for 3.997 was told "round the answer to 1 or more significant figures"
+    message = exercises.numeric("ex", "q", answer=answer, unit="x").check(typed).message
+    assert message == (f"Close, but cut off instead of rounded: keep {digits} or more significant figures and "
+                       "round the last one (the tolerance is ±2 %).")
+
+
+def test_a_cut_answer_on_a_named_value_gets_both_readings():
+    # review 31 F4: "63" is 63.79 % cut and also the limit 1 - 1/e = 63.2 % rounded; 64 is 0.33 % off (±0.5 %)
+    ex = exercises.numeric("ex", "paths used, %", answer=63.79, unit="%", rel_tol=0.005,
+                           wrong_answers=((63.21, "That is the limit 1 - 1/e."),))
+    assert ex.check(63).message == ("Not yet: That is the limit 1 - 1/e. Or, if your working gave more digits, "
+                                    "you cut them off instead of rounding: keep 2 or more significant figures "
+                                    "and round the last one (the tolerance is ±0.5 %).")
+    assert ex.check(63.2).message == "Not yet: That is the limit 1 - 1/e."     # 63.79 cut to 3 is 63.7
+    # lab 2: 4 KiB at 800 Gb/s is 40.96 ns; 4000 bytes give 40.0 ns, which is also 40.96 to one figure
+    ex = exercises.numeric("ex", "ns", answer=40.96, unit="ns", rel_tol=0.01,
+                           wrong_answers=((40.0, "That reads 4 KiB as 4000 bytes."),))
+    message = ex.check(40).message
+    assert message.startswith("Not yet: That reads 4 KiB as 4000 bytes. Or, if your working gave more digits, "
+                              "you rounded too far: round the answer to 2 or more")
+
+
+@pytest.mark.parametrize("typed, words", [("5.5 h", "Minutes vs hours?"), ("0.23 d", "Minutes vs hours?"),
+                                          ("19800 s", "Minutes vs hours?"), ("0.0918", "Minutes vs hours?"),
+                                          ("330", "Seconds vs minutes?"), ("5.5 s", "Seconds vs minutes?")])
+def test_a_minutes_answer_names_the_unit_pair_the_student_mixed_up(typed, words):
+    # review 31 F3: Young's interval is 5.51 min. "5.5 h" (= 330 min), "0.23 d" and "19800 s" all read 5.5
+    # minutes as 5.5 hours, but were told "Seconds vs minutes?"; "330" is a number of seconds, "0.0918" one of
+    # hours, and "5.5 s" reads 5.5 minutes as seconds
+    message = exercises.numeric("ex", "q", answer=5.51, unit="min").check(typed).message
+    assert words in message and "60x too" in message, message
+    other = {"Minutes vs hours?": "Seconds vs minutes?", "Seconds vs minutes?": "Minutes vs hours?"}[words]
+    assert other not in message, message
 
 
 @pytest.mark.parametrize("typed", ["0.4375", "0.44", "0.43", "0.4", "0.47"])

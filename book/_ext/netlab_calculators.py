@@ -179,7 +179,9 @@ def capstone(domain: str, fabric: str, option: str, oversubscription: float, gpu
     e = cluster.evaluate(cluster.capstone_design(domain, fabric, option, oversubscription, n_gpus=gpus),
                          CAPSTONE_WORKLOAD)
     return (f"step {units.format_time(e.step_s)} (compute {units.format_time(e.compute_s)}, data-parallel "
-            f"all-reduce {units.format_time(e.dp_s)}), efficiency {e.efficiency:.0%}; {e.training_days:.1f} days; "
+            f"all-reduce {units.format_time(e.dp_s)} in all, of which {units.format_time(e.dp_exposed_s)} exposed, "
+            f"{e.overlap:.0%} hidden behind the backward pass), efficiency {e.efficiency:.0%}; "
+            f"{e.training_days:.1f} days; "
             f"facility {units.format_power(e.site.facility_w)}; capex ${e.capex_low_usd / 1e6:,.0f}-"
             f"{e.capex_high_usd / 1e6:,.0f} M" + ("" if e.fits else "; the model DOES NOT FIT in GPU memory"))
 

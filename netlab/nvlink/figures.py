@@ -270,7 +270,8 @@ def draw_engine_all_reduce(tp: int, system: str = "dgx-h100"):
         points = [(16, "nccl.alternative.custom_all_reduce.h100_tp8_16kib"),      # KiB (float32 counts x 4)
                   (128, "nccl.alternative.custom_all_reduce.h100_tp8_128kib"),
                   (1024, "serving.sglang_custom_all_reduce.h100_tp8_1mib"),
-                  (8192, "serving.sglang_custom_all_reduce.h100_tp8_8mib")]
+                  (2048, "serving.sglang_custom_all_reduce.h100_tp8_2mib"),
+                  (4096, "serving.sglang_custom_all_reduce.h100_tp8_4mib")]
         ax.plot([p[0] for p in points], [specs.value(p[1]) * 1e6 for p in points], "o",
                 color=plots.color("vermillion"), label="SGLang kernel, measured")
     ax.set_xscale("log")

@@ -276,8 +276,10 @@ ENERGY_ROWS: dict[str, tuple[str, float | str]] = {
     "800G DR8 pluggable (NVIDIA, single-mode)": ("optics.nvidia_800g_dr8.module_power", 800e9),
     "800G DSP pluggable (typical)": ("optics.dsp_800g.module_power", 800e9),
     "800G linear pluggable (LPO)": ("optics.lpo_800g.module_power", 800e9),
-    "1.6T pluggable port (NVIDIA's comparison)": ("optics.pluggable.port_power", "assume.optics.claim_port_rate"),
-    "1.6T co-packaged port (NVIDIA's claim)": ("optics.cpo.port_power", "assume.optics.claim_port_rate"),
+    # NVIDIA's 30 W vs 9 W comes with no port rate: read at netlab's assumed 1.6 Tb/s, so marked "if"
+    "pluggable port of NVIDIA's comparison, if 1.6 Tb/s": ("optics.pluggable.port_power",
+                                                           "assume.optics.claim_port_rate"),
+    "co-packaged port of NVIDIA's claim, if 1.6 Tb/s": ("optics.cpo.port_power", "assume.optics.claim_port_rate"),
     "passive copper (DAC), one end": ("optics.nvidia_dac.module_power", 800e9),
 }
 

@@ -80,9 +80,13 @@ register(
     Spec("serving.sglang_custom_all_reduce.h100_tp8_1mib", 16.7 * us, "s",
          "SGLang's custom all-reduce of 1 MiB (262,144 float32 values) on 8 H100 (same table)",
          "sglang-pr-2904", "2025-01", "measured", "S", published="0.0167 ms at test_size = 262144"),
-    Spec("serving.sglang_custom_all_reduce.h100_tp8_8mib", 33.8 * us, "s",
-         "SGLang's custom all-reduce of 8 MiB (2,097,152 float32 values) on 8 H100 (same table)",
-         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0338 ms at test_size = 2097152"),
+    Spec("serving.sglang_custom_all_reduce.h100_tp8_2mib", 22.1 * us, "s",
+         "SGLang's custom all-reduce of 2 MiB (524,288 float32 values) on 8 H100 (same table)",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0221 ms at test_size = 524288"),
+    Spec("serving.sglang_custom_all_reduce.h100_tp8_4mib", 33.8 * us, "s",
+         "SGLang's custom all-reduce of 4 MiB (1,048,576 float32 values, the table's largest size) on "
+         "8 H100 (same table)",
+         "sglang-pr-2904", "2025-01", "measured", "S", published="0.0338 ms at test_size = 1048576"),
     # --- DGX Spark (GB10) ---------------------------------------------------------------------------
     Spec("spark.memory", 128 * GB, "B", "DGX Spark coherent unified LPDDR5x memory (CPU and GPU share it)",
          "nvidia-nim-dgx-spark", "2025", "shipping", "P", published="128 GB"),

@@ -4,8 +4,10 @@ A synchronous training step needs every rank. A failure that removes a rank (a G
 single link from a NIC to its leaf, or the leaf itself when NICs are single-homed) stops the whole
 job: it restarts from the last checkpoint. A failure the fabric routes around (a leaf-to-spine
 link or a spine, which ECMP or adaptive routing avoids) only slows the collectives that crossed
-it; so does a failed link of a *dual-homed* NIC, whose other port keeps the rank on the fabric at
-half its rate. :func:`failure_effect` says which is which.
+it, provided the fabric reroutes before the queue pairs' retries run out; so does a failed link of
+a *dual-homed* NIC, whose other port keeps the rank on the fabric at half its rate, provided the
+two ports act as one to the job (bonded, or merged by NCCL into one virtual NIC; NCCL's port
+failover needs a second device on the connection). :func:`failure_effect` says which is which.
 
 Interruptions arrive at a rate proportional to the GPUs a job spans. Meta's Llama 3 405B run
 counted 419 unexpected interruptions in 54 days on 16,384 H100 GPUs {meta-llama3-herd}, one every
@@ -198,7 +200,10 @@ def failure_effect(component: str, dual_homed: bool = False, hosts_per_leaf: int
 
     ``dual_homed``: each NIC has two ports on two different leaves, each carrying half its rate.
     A two-tier Clos is assumed above the leaves: ``uplinks_per_leaf`` spread evenly over
-    ``n_spines`` spines, with ECMP or adaptive routing moving flows off a failed path.
+    ``n_spines`` spines, with ECMP or adaptive routing moving flows off a failed path in time
+    (before the transport's retries are exhausted). A dual-homed NIC's two ports are assumed to act
+    as one to the job (bonded, or one virtual NIC to NCCL); used as two separate NICs, NCCL stops
+    the job as for a single-homed NIC.
 
     >>> failure_effect("host_link").stops_job, failure_effect("host_link", dual_homed=True).rate_left
     (True, 0.5)

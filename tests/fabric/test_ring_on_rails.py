@@ -26,13 +26,17 @@ def test_spraying_runs_the_ring_at_line_rate_on_either_wiring(wiring):
 
 def test_under_ecmp_rails_keep_line_rate_and_top_of_rack_loses_a_factor_as_the_page_says():
     text = " ".join(PAGE.read_text(encoding="utf-8").split())
-    small, large = _worst(1024, "fat_tree", "ecmp"), _worst(16_384, "fat_tree", "ecmp")
-    assert max(_worst(1024, "rail_optimized", "ecmp") + _worst(16_384, "rail_optimized", "ecmp")) < 1.01
+    small, large = _worst(1024, "fat_tree", "ecmp", range(40)), _worst(16_384, "fat_tree", "ecmp", range(40))
+    assert max(_worst(1024, "rail_optimized", "ecmp") + _worst(16_384, "rail_optimized", "ecmp", range(2))) < 1.01
     assert min(small) >= 2.0 and min(large) >= 2.0      # at least two hashed hops share an uplink
-    stated = re.search(r"at ([\d.]+)x its line-rate time on 1,024 GPUs and (\d)-(\d)x on 16,384", text)
+    stated = re.search(r"40 seeds\) puts the slowest hop of the top-of-rack wiring at (\d)-(\d)x its line-rate "
+                       r"time on 1,024 GPUs \((\d)x in most seeds\) and (\d)-(\d)x on 16,384 \((\d)x in most\)", text)
     assert stated, "chapter 5 no longer states the ECMP penalty of the top-of-rack ring"
-    assert min(small) == max(small) == pytest.approx(float(stated.group(1)), abs=0.05)
-    assert round(min(large)) == int(stated.group(2)) and round(max(large)) == int(stated.group(3))
+    lo1, hi1, mode1, lo2, hi2, mode2 = map(int, stated.groups())
+    for runs, lo, hi, mode in ((small, lo1, hi1, mode1), (large, lo2, hi2, mode2)):
+        whole = [round(x) for x in runs]
+        assert (min(whole), max(whole)) == (lo, hi)
+        assert whole.count(mode) > len(whole) / 2
 
 
 def test_a_rail_that_fits_one_leaf_sends_nothing_up():

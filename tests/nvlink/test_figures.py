@@ -90,3 +90,20 @@ def test_dispatch_readout_node_limit_dedups_about_twice():
     # 8 nodes of 32 experts, top-8 within 4 nodes: 4 (1 - C(96, 8) / C(128, 8)) = 3.629 nodes.
     text = figures.dispatch_readout(8, "at most 4 nodes")
     assert "3.63 nodes" in text and "2.20x" in text, text
+
+
+def test_chapter_7_small_buckets_as_nccls_tuner_would_run_them():
+    # Chapter 7: the overlap example's 1 MiB buckets are Simple rings (6.2 s in all, 0.46 ms each);
+    # NCCL's tuner picks tree/LL128 at 0.16 ms a bucket, 2.2 s for the 13,352 buckets, against
+    # 0.72 s for 535 buckets of 25 MiB (ring/LL128). By hand, the ring's 30 steps x 14 us = 0.42 ms of
+    # latency dominate its 1 MiB bucket; the tree pays 2 x log2(16) = 8 network steps.
+    from netlab.collectives import nccl_tuner
+    ring = figures.overlap_example(1, 0.5)
+    assert ring.n_items == 13_352 and ring.comm_s / ring.n_items == pytest.approx(0.46e-3, rel=0.02)
+    assert 30 * 14e-6 / (ring.comm_s / ring.n_items) > 0.85
+    small = nccl_tuner.predict(2**20, 16, 16, nic_bps=400e9)
+    large = nccl_tuner.predict(25 * 2**20, 16, 16, nic_bps=400e9)
+    assert (small.label, large.label) == ("tree/LL128", "ring/LL128")
+    assert small.time_s == pytest.approx(0.16e-3, rel=0.03)
+    assert 13_352 * small.time_s == pytest.approx(2.2, rel=0.02)
+    assert 535 * large.time_s == pytest.approx(0.72, rel=0.02)

@@ -224,7 +224,7 @@ def test_custom_all_reduce_kernels_sit_below_nccls_floor():
     # (16 KiB) and 7.8 µs (128 KiB) per call on 8 H100 (sglang PR 2904, whose sizes count float32
     # values). NCCL's tuner, by hand for 16 KiB:
     # ring/LL base 6.6 µs + 14 NVLink steps x 0.6 µs = 15.0 µs, plus 16384 B at the LL ring's
-    # algbw (half of 370.8 GB/s busbw, times 8/14): 15.2 µs. The page must not present the
+    # algbw (LL busbw min(370.8 / 2, Hopper's LL cap 141) = 141 GB/s, times 8/14): 15.2 µs. The page must not present the
     # 15 µs as what decode pays on any stack.
     from netlab.collectives import nccl_tuner
     nccl = nccl_tuner.predict(16384, 8)

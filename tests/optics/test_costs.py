@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from netlab.fabric import clos
+from netlab import specs
 from netlab.optics import costs, cpo, figures
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
@@ -59,6 +60,11 @@ def test_energy_per_bit_by_hand_and_on_the_page():
         assert text in table
     page = (pathlib.Path(__file__).parents[2] / "book" / "ch09-optics-and-power.md").read_text()
     assert table in page
+    # a row divided by an assumed rate (NVIDIA's 30 W / 9 W come with no port rate) says so (review 31 F10)
+    for name, (_, rate) in cpo.ENERGY_ROWS.items():
+        assumed = isinstance(rate, str) and specs.get(rate).status == "assumption"
+        assert assumed == ("if 1.6 Tb/s" in name), name
+    assert sum("if 1.6 Tb/s" in line for line in table.splitlines()) == 2
 
 
 def test_goodput_sentence_by_hand():

@@ -28,6 +28,9 @@ PREFIXED = {"data", "rate", "time", "power", "energy", "energy_per_bit"}  # x100
 BINARY = {"data", "rate"}                                      # x1.024: KiB vs KB
 CALENDAR = {"min", "h", "hour", "hours", "d", "day", "days"}  # no SI prefix on days
 ROUNDED = "Close, but rounded too far: round the answer to "
+CUT = "Close, but cut off instead of rounded: keep "      # the answer truncated, not rounded (review 31 F2)
+# the other reading, after a named value that is also the answer rounded to 1 figure or cut (review 31 F4)
+OR_ROUNDED, OR_CUT = "you rounded too far: round the answer to ", "you cut them off instead of rounding: keep "
 # the common messages' own words, which must not appear where the quantity cannot make the slip
 COMMON_WORDS = {"x8": "Bits vs bytes? 1 byte = 8 bits", "x16": "bits vs bytes", "x1000": "A prefix slip",
                 "x1.024": "Binary vs decimal? 1 KiB = 1024 B", "voltage": "10^(dB/20)"}
@@ -44,7 +47,7 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
     "ex-gpus": [("5", "weights"), ("33", "80 GiB"), ("40", "18 bytes")],
     "ex-allreduce": [("0.0689", "400 Gb/s is 50 GB/s"), ("0.069", "400 Gb/s is 50 GB/s"),
                      ("0.2756", "half a ring"), ("0.56", "2S/β")],
-    "ex-serialize": [("5.12", "32,768 bits"), ("40", "4096 bytes"), ("81.92", "2x too large")],
+    "ex-serialize": [("5.12", "32,768 bits"), ("40", "4096 bytes"), ("40.0", OR_ROUNDED), ("81.92", "2x too large")],
     "ex-bdp": [("3200", "Bits vs bytes"), ("200", "half the round trip"), ("390.6", "1 KiB = 1024 B"),
                ("409.6", "1 KiB = 1024 B")],
     "ex-nvlink": [("7200", "bidirectional"), ("7,200", "bidirectional"), ("450", "Bits vs bytes"),
@@ -68,7 +71,8 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
                           ("217.9", "Correct")],
     "ex-lab04-mib": [("87.56", "MiB as MB"), ("11.48", "GB/s"), ("85.51", "2^30"), ("91.81", "Correct")],
     "ex-fat-tree": [("4096", "leaves out the core"), ("4160", "k core switches")],
-    "ex-paths-used": [("63.21", "1 - 1/e"), ("63.2", "1 - 1/e"), ("36.2", "left idle"), ("62.6", "exponent 31")],
+    "ex-paths-used": [("63.21", "1 - 1/e"), ("63.2", "1 - 1/e"), ("63", "1 - 1/e"), ("63.0", OR_CUT),
+                      ("36.2", "left idle"), ("62.6", "exponent 31")],
     "ex-bisection": [("614.4", "non-blocking"), ("409.6", "every uplink"), ("102.4", "2x too small"),
                      ("200", ROUNDED)],
     "ex-ring-time": [("1.9445", "half a ring"), ("1.94", "half a ring"), ("31.12", "GB/s with Gb/s"),
@@ -97,7 +101,7 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
     "ex-lab07-dedup": [("2", "3.63"), ("3.2", "NVLink / InfiniBand"), ("1.511", "without the node limit"),
                        ("2.2", "Correct")],
     "ex-lab07-spark": [("535.6", "two, after"), ("700.8", "two steps"), ("782.1", "Bits vs bytes"),
-                       ("4.25", "pipeline"), ("1071", "Correct")],
+                       ("4.25", "252 of them"), ("4.251", "pipeline split"), ("1071", "Correct")],
     "ex-pipe": [("192.3", "t_det/T alone"), ("196.3", "4,096-byte payload"), ("193.3", "Correct")],
     "ex-gbn": [("82.4", "(1 - p)^K"), ("80.7", "1 - Kp"), ("99.9", "selective repeat"), ("83.8", "Correct")],
     "ex-qps": [("16384", "itself"), ("4095", "one QP per peer"), ("16,380", "Correct")],
@@ -119,14 +123,17 @@ TEMPTING: dict[str, list[tuple[str, str]]] = {
                      ("78.3", "Bits vs bytes"),
                      ("9.79", "Correct")],
     "ex-lab11-overlap": [("88.2", "last one"), ("99.4", "queue"), ("16.5", "4ND"), ("0.11", "Percent vs fraction"),
-                         ("11.0", "Correct")],
+                         ("11.0", "Correct"), ("89", "share exposed"), ("88.98", "share exposed"), ("88", "last one")],
     "ex-lab11-rails": [("33.3", "switches only"), ("50", "optics only"), ("60.8", "one minus"), ("39.2", "Correct")],
-    "ex-lab09-young": [("13.6", "16,384"), ("3.90", "2 C M"), ("5.2", "Daly"), ("5.5", "Correct")],
+    "ex-lab09-young": [("13.6", "16,384"), ("3.90", "2 C M"), ("5.2", "Daly"), ("5.5", "Correct"),
+                       ("5.5 h", "Minutes vs hours?"), ("19800 s", "Minutes vs hours?"), ("0.23 d", "Minutes vs hours?"),
+                       ("330", "Seconds vs minutes?"), ("330 s", "Correct")],
     "ex-lab11-bubble": [("87.5", "8 micro-batches"), ("50", "(p - 1)/m"), ("37.5", "pp = 4"),
                         ("0.4375", "Percent vs fraction"), ("43.75", "Correct")],
     "ex-lab11-energy": [("4.93", "IT energy"), ("4.9", "IT energy"), ("0.325", "multiply by 24"),
                         ("7790", "MWh"), ("12.31", "PUE"), ("7.46", "failure-free"), ("7790 MWh", "Correct"),
-                        ("7,790 MWh", "Correct"), ("7.8", "Correct")],
+                        ("7,790 MWh", "Correct"), ("7.8", "Correct"), ("7.5", "failure-free"),
+                        ("7.77", "Correct")],   # 7.75 MW of IT power lies inside the tolerance (lab 11 says so)
 }
 
 
@@ -310,8 +317,15 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
         return [] if correct else [f"{where}: the right answer is refused"]
     if label.startswith("rounded to"):      # never a slip's name (issue 31)
         return [] if correct or message.startswith(ROUNDED) else [f"{where}: a rounded answer gets a slip's name"]
-    if label.startswith("cut to"):          # or the lab's own wrong value, if the lab names it
-        return [] if correct or message.startswith(ROUNDED) or own else [f"{where}: a cut answer gets a slip's name"]
+    if label.startswith("cut to"):          # or the lab's own wrong value, if the lab names it, and the cut too
+        k = int(label.split()[2])
+        if correct:
+            return []
+        if typed in {_figures(spec["answer"], j)[0] for j in range(1, k + 1)}:     # also the answer rounded
+            ok = message.startswith(ROUNDED) or (own and OR_ROUNDED in message)
+        else:                                                                     # cut, not rounded (F2)
+            ok = message.startswith(CUT) or (own and OR_CUT in message)
+        return [] if ok else [f"{where}: a cut answer is not told to round, or gets only a slip's name"]
     if label == "own slip":
         phrase = dict(variant_tempting(ex))[typed]
         return [] if not correct and phrase in message else [f"{where}: the variant's own slip is not named ({phrase!r})"]
@@ -325,7 +339,7 @@ def problems(ex: SiteExercise, label: str, typed: str, correct: bool, message: s
     if label == "factor as per cent":
         return [] if own or "Per cent vs factor?" in message else [f"{where}: a percentage for a factor is not told so"]
     given = float(typed) if label != "wrong kind of unit" else math.nan
-    if message.startswith(ROUNDED) and typed in {t for k in (1, 2, 3) for t in _figures(spec["answer"], k)}:
+    if message.startswith((ROUNDED, CUT)) and typed in {t for k in (1, 2, 3) for t in _figures(spec["answer"], k)}:
         return []                      # a slip that lands on the answer rounded (200 for 204.8): told to keep digits
     if correct and abs(given / spec["answer"] - 1) <= tol:
         return []                      # a small factor inside a wide tolerance (separation_problems says so)
