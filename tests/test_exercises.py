@@ -250,7 +250,8 @@ LABS = sorted((Path(__file__).resolve().parents[1] / "labs").glob("*.ipynb"))
 
 def _exercise_cells(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
-    return [c for c in nb["cells"] if c["cell_type"] == "code" and "exercises.numeric(" in "".join(c["source"])]
+    return [c for c in nb["cells"] if c["cell_type"] == "code"
+            and ("exercises.numeric(" in "".join(c["source"]) or "exercises.varied(" in "".join(c["source"]))]
 
 
 @pytest.mark.parametrize("path", LABS, ids=lambda p: p.name)
