@@ -24,7 +24,7 @@ order: it pops the same events in the same order as heapq on a list
 heapq's algorithm with the same typed comparison, leaving the list in heapq's layout.
 """
 
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
 from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from "Python.h":
@@ -120,15 +120,22 @@ cdef class EventHeap:
                 raise MemoryError()
             self.keys = grown
             self.capacity *= 2
-        self.items.append(item)               # the lists own the references; only pointers move
-        self.argss.append(args)
+        # the lists own the references, and only pointers move; they never shrink: the slots from
+        # position n on hold None (so a pop moves pointers and never resizes a list)
+        if self.n == len(self.items):
+            self.items.append(None)
+            self.argss.append(None)
         if type(args) is tuple:
             _untrack_plain(args)
         cdef PyObject **items = (<PyListObject *>self.items).ob_item
         cdef PyObject **argss = (<PyListObject *>self.argss).ob_item
         cdef Py_ssize_t pos = self.n
+        Py_DECREF(<object>items[pos])         # the free slot's None, overwritten below
+        Py_DECREF(<object>argss[pos])
+        Py_INCREF(item)
+        Py_INCREF(args)
         self.n += 1
-        _rise(self.keys, items, argss, pos, key, items[pos], argss[pos])
+        _rise(self.keys, items, argss, pos, key, <PyObject *>item, <PyObject *>args)
         return 0
 
     cdef int _remove_root(self) except -1:
@@ -142,23 +149,26 @@ cdef class EventHeap:
         cdef Py_ssize_t end = self.n - 1
         self.time_s = keys[0].time_s
         self.seq = keys[0].seq
-        # the root's references go to callback and args (new references), the last event's
-        # pointers fill the root, and each list drops its last slot, which holds the root's
-        # pointers by then (one reference each, dropped by the del)
-        self.callback = <object>items[0]
-        self.args = <object>argss[0]
+        # the root's references move to callback and args (the lists' references, handed over),
+        # the last event's pointers fill the root, and the last slot, free now, takes None
+        cdef PyObject *root_item = items[0]
+        cdef PyObject *root_args = argss[0]
         cdef PyObject *item = items[end]
         cdef PyObject *args = argss[end]
         cdef Key key = keys[end]
         items[0] = item
         argss[0] = args
-        items[end] = <PyObject *>self.callback
-        argss[end] = <PyObject *>self.args
-        del self.items[end]
-        del self.argss[end]
-        items = (<PyListObject *>self.items).ob_item      # (the lists may have moved them)
-        argss = (<PyListObject *>self.argss).ob_item
+        Py_INCREF(None)
+        Py_INCREF(None)
+        items[end] = <PyObject *>None
+        argss[end] = <PyObject *>None
         self.n = end
+        self.callback = <object>root_item         # (a new reference each; the lists' are let go next)
+        self.args = <object>root_args
+        Py_DECREF(<object>root_item)
+        Py_DECREF(<object>root_args)
+        items = (<PyListObject *>self.items).ob_item      # (unchanged; re-read after Python-level code)
+        argss = (<PyListObject *>self.argss).ob_item
         if end == 0:
             return 0
         # heapq's pop, on four children a node: the hole at the root moves down to a leaf
