@@ -41,35 +41,41 @@ run                   events      CPU s old / new   wall s    peak RSS   FCT med
                                   7.21-8.41
 4,394 ECMP (k = 26)   25,810,306  74.2 (old)        462       247 MB     438.1 / 983.5          7.5
 4,394 spray           29,274,872  114.9 (new)       1,049     286 MB     191.5 / 201.7          12
-8,192 ECMP (k = 32)   47,629,016  165.1 / 138.3     803 / 349 416 MB     1,039.5 / 2,777.4      1-17
-8,192 spray           54,809,420  262.6 (old)       1,438     521 MB     192.2 / 202.1          1-17
+8,192 ECMP (k = 32)   47,629,016  147.1 / 134.6     147 / 139 416 MB     1,039.5 / 2,777.4      0.1-1.8
+  the same, busy                  165.1 / 138.3     803 / 349 416 MB     1,039.5 / 2,777.4      1-17
+8,192 spray           54,809,420  219.2 / 197.7     219 / 198 521/517 MB 192.2 / 202.1          0.3-0.9
+  the same, busy                  262.6 (old)       1,438     521 MB     192.2 / 202.1          1-17
 8,192 adaptive        49,975,960  208.7 (new)       213       501 MB     196.3 / 222.2          2.9
 ====================  ==========  ================  ========  =========  =====================  ====
 
-The 128- and 1,024-host pairs ran back to back on a quiet machine (three pairs at 1,024 hosts);
-the 4k and 8k runs shared the two cores with 5-17 runnable processes of other sessions, so their
-CPU seconds carry the contention for the shared cache too (the bare loop of 1M heapq timer events,
-timed at the start of each: 0.43-0.46 s quiet, 0.87 s and 10.7 s at the starts of the two 8,192-host
-ECMP runs). Every event count and completion time is the same old and new. The fluid on the packet
-model's own paths (:func:`netlab.fabric.experiments.fluid_on_packet_paths`) gives 818.5 / 2,281.0,
-493.5 / 981.0 and 1,069.6 / 2,768.5 µs at k = 16, 26, 32 (chapter 5's table), and 168.5 µs for
-every sprayed flow.
+The 128- and 1,024-host pairs (three at 1,024 hosts) and the quiet 8,192-host runs ran back to back
+on a quiet machine (the bare loop of 1M heapq timer events, timed at the start of each run in the
+same process: 0.43-0.46 s; 0.442-0.457 s at 8,192 hosts). The busy runs shared the two cores with
+5-17 runnable processes of other sessions, so their CPU seconds carry the contention for the
+shared cache too (bare loop 0.87 s and 10.7 s at the starts of the busy 8,192-host ECMP pair, 3.8
+and 4.3 s at the 4,394-host runs). Every event count and completion time is the same old and new.
+The fluid on the packet model's own paths (:func:`netlab.fabric.experiments.fluid_on_packet_paths`)
+gives 818.5 / 2,281.0, 493.5 / 981.0 and 1,069.6 / 2,768.5 µs at k = 16, 26, 32 (chapter 5's
+table), and 168.5 µs for every sprayed flow.
 
-Scaling from 128 to 8,192 hosts: events grow as hosts^1.00, CPU as hosts^1.37 (ECMP, old and new),
-hosts^1.40 (adaptive, new; its 8,192-host run on a quieter machine, bare loop 0.46 s) and
-hosts^1.41 (spray, old). The issue's 60 s for 8,192 hosts is not met: it asks for about 1.2 µs an
-event, and an event costs 2.9-3.5 µs there against 0.6 µs at 128 hosts.
+Scaling from 128 to 8,192 hosts (quiet runs): events grow as hosts^1.00; CPU as hosts^1.34 (ECMP
+old, 0.56 to 147.1 s), hosts^1.36 (ECMP new, 0.47 to 134.6 s), hosts^1.37 and 1.34 (spray old and
+new, 0.75 to 219.2 s and 0.74 to 197.7 s) and hosts^1.40 (adaptive new, 0.63 to 208.7 s). The issue's 60 s for 8,192 hosts is not
+met: it asks for about 1.2 µs an event, and an event costs 2.8-4.2 µs there (quiet) against
+0.6-0.9 µs at 128 hosts.
 
 Why, measured with callgrind (the same 292,436 events: 128 hosts x 800 kB against 1,024 hosts x
 100 kB): an event executes about the same instructions at both sizes (3,694 against 3,989) and
-misses the first-level cache as often (59 against 56 reads), but those ~57 misses are served from
-L2 at 128 hosts and from L3 and memory at thousands (the run's memory grows with the hosts, 29 MB
-to 416 MB). Nothing per event grows with n but the distance to memory. The heap's pops are the
-largest single source (23 % of the misses, 16 % of the instructions). This branch removed 8.5 % of
-the instructions and 12.5 % of the misses per event (packets and event arguments out of the cyclic
-garbage collector, no list resizing per pop, the heap's keys aligned to cache lines, routes read
-by edge first); a 60 s run needs about three times fewer misses per event, i.e. ports, queues and
-packets as compact C records, or no end-of-transmission event at busy ports (40 % of a leaf-spine
+misses the first-level cache as often (59 against 56 reads), so the growth must lie in where
+those ~57 misses are served from: L2 while the working set is small, L3 and memory as it grows with
+the hosts (peak RSS 29 MB at 128 hosts, 416 MB at 8,192; the simulated last-level cache of
+callgrind was unusable on this VM, so this step is inferred, not counted). The heap's pops are
+the largest single source of misses (23 %, and 16 % of the instructions). This branch removed
+8.5 % of the instructions and 12.5 % of the first-level misses per event (packets and event
+arguments out of the cyclic garbage collector, no list resizing per pop, the heap's keys aligned
+to cache lines, routes read by edge first): 8.5 % (ECMP) and 9.8 % (spray) less CPU at 8,192
+hosts, 1-16 % at 128. A 60 s run needs about three times fewer misses per event, i.e. ports, queues and packets as
+compact C records, or no end-of-transmission event at busy ports (40 % of a leaf-spine
 permutation's events in the 5 December performance review).
 """
 
