@@ -21,7 +21,7 @@ from netlab import specs, validate
 from netlab.fabric import rails
 from netlab.sim.engine import DEFAULT_MAX_EVENTS
 from netlab.sim.loadbalance import SCHEMES, balancer
-from netlab.sim.network import MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
+from netlab.sim.network import DEFAULT_MAX_WALL_S, MAX_RUN_EVENTS, MAX_SCENARIO_BYTES, SCENARIO_WHY, Network
 from netlab.sim.packet import DATA, Packet
 from netlab.sim.routing import compute_routes
 from netlab.sim.switch import ECMP, PFC
@@ -158,7 +158,7 @@ def run_pattern(scheme: str, pattern: str = "permutation", n_leaves: int = 8, n_
 
 def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_host: int, bandwidth_bps: float,
               seed: int, ack_every: int, uplink: tuple[str, str], max_events: int = DEFAULT_MAX_EVENTS,
-              flows: list | None = None) -> FabricRun:
+              flows: list | None = None, max_wall_s: float = DEFAULT_MAX_WALL_S) -> FabricRun:
     """Add each job's flows to ``net`` (hosts ``h{i}``, ``leaf_of(i)`` the switch a host hangs off),
     run it, and read the result; ``uplink`` names the (lower, upper) switch prefixes of the ports
     counted in ``uplink_bytes``."""
@@ -172,7 +172,7 @@ def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_ho
             net.add_flow(f"h{src}", f"h{dst}", size, transport=pair)
             job_of.append(j)
     start = time.perf_counter()
-    r = net.run(max_events=max_events)
+    r = net.run(max_events=max_events, max_wall_s=max_wall_s)
     wall = time.perf_counter() - start
     if r.stop_reason != "complete":
         raise RuntimeError(f"the run stopped early ({r.stop_reason}); shrink the pattern")
@@ -191,12 +191,14 @@ def _run_jobs(net, scheme: str, pattern: str, jobs: tuple, leaf_of, bytes_per_ho
 def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_per_host: int = 2_000_000,
                      bandwidth_bps: float = 100e9, tiers: int = 3, seed: int = 0,
                      propagation_s: float | None = None, ack_every: int = 1,
-                     max_events: int = MAX_RUN_EVENTS) -> FabricRun:
+                     max_events: int = MAX_RUN_EVENTS, max_wall_s: float = DEFAULT_MAX_WALL_S) -> FabricRun:
     """:func:`run_pattern` on the fat tree of ``k``-port switches
     (:func:`~netlab.sim.topology.fat_tree`: ``k^3/4`` hosts in three tiers, ``k^2/2`` in two),
     the same lossless fabric and transport; a permutation sends every host's bytes to a host
     under another edge switch. One priority is simulated (all the traffic uses priority 0, so
-    the results are those of eight), which keeps 8,192 hosts at about 1 GB.
+    the results are those of eight), which keeps 8,192 hosts at about 1 GB. ``max_wall_s`` is the
+    run's guard in real seconds (:meth:`~netlab.sim.network.Network.run`; a busy shared machine may
+    need more than the default for 8,192 hosts).
 
     >>> run = fat_tree_pattern("spray", 4, bytes_per_host=20_000, propagation_s=1e-6)
     >>> run.n_flows, run.dropped_packets
@@ -211,6 +213,7 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
     bandwidth_bps = validate.positive("bandwidth_bps", bandwidth_bps)
     seed = validate.integer("seed", seed, minimum=0)
     max_events = validate.integer("max_events", max_events, minimum=1, maximum=MAX_RUN_EVENTS)
+    max_wall_s = validate.positive("max_wall_s", max_wall_s)
     if propagation_s is not None:
         propagation_s = validate.non_negative("propagation_s", propagation_s)
     net = fat_tree(k, bandwidth_bps, propagation_s, tiers=tiers,
@@ -219,7 +222,7 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
     h = k // 2
     low = ("edge", "agg") if tiers == 3 else ("leaf", "spine")
     return _run_jobs(net, scheme, pattern, (tuple(range(len(net.hosts))),), lambda i: i // h, bytes_per_host,
-                     bandwidth_bps, seed, ack_every, low, max_events)
+                     bandwidth_bps, seed, ack_every, low, max_events, max_wall_s=max_wall_s)
 
 
 def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps: float = 100e9, seed: int = 0,

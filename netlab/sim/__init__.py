@@ -135,7 +135,8 @@ fields ``n_packets``, ``mtu_bytes``, ``rto_s``, ``rate_bps``, ``packets_sent``,
 ``deliver(offset_bytes, n_bytes)`` (records byte ranges in ``ranges``, counts
 ``duplicate_bytes``; completes the flow when every byte is in), count
 ``out_of_order_packets``, reply with ``send_ack(kind, seq, info)``, and call
-``maybe_cnp(pkt)`` for DCQCN. ``packet.info`` is free for SACK blocks.
+``maybe_cnp(pkt)`` for DCQCN. ``packet.info`` is free for SACK blocks (numbers or tuples of
+numbers: the compiled build's garbage collector does not look inside a packet).
 ``GoBackN = (GoBackNSender, GoBackNReceiver)``.
 
 Queue policy (drop vs trim) -- ``queues.QueuePolicy``::

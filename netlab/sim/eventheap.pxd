@@ -10,6 +10,7 @@ cdef class EventHeap:
     cdef list items             # items[i]: the callback of the event at position i (or its tuple)
     cdef list argss             # argss[i]: its arguments (None for an event pushed as a tuple)
     cdef Key *keys              # keys[i]: its time and sequence number
+    cdef void *block            # the memory keys lie in (aligned within it)
     cdef Py_ssize_t n
     cdef Py_ssize_t capacity
     cdef public long long last_seq

@@ -24,12 +24,33 @@ order: it pops the same events in the same order as heapq on a list
 heapq's algorithm with the same typed comparison, leaving the list in heapq's layout.
 """
 
-from cpython.ref cimport PyObject
-from libc.stdlib cimport free, malloc, realloc
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
+from libc.stdint cimport uintptr_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     ctypedef struct PyListObject:
         PyObject **ob_item
+    bint PyObject_IS_GC(PyObject *obj)
+    bint PyObject_GC_IsTracked(PyObject *obj)
+    void PyObject_GC_UnTrack(void *obj)
+
+
+cdef inline void _untrack_plain(object args):
+    """Stop the cyclic garbage collector tracking an event's argument tuple that holds no
+    object it tracks (a packet and a port number, most often), as CPython itself does with such
+    a tuple when it survives a collection: it can be in no cycle. The collector then never links
+    or unlinks it, which at thousands of hosts costs cache misses on every event."""
+    cdef PyObject *tup = <PyObject *>args
+    if not PyObject_GC_IsTracked(tup):
+        return
+    cdef PyObject *item
+    for element in <tuple>args:
+        item = <PyObject *>element
+        if PyObject_IS_GC(item) and not (type(element) is tuple and not PyObject_GC_IsTracked(item)):
+            return
+    PyObject_GC_UnTrack(tup)
 
 
 # --- the heap the simulator runs on ------------------------------------------------
@@ -58,6 +79,18 @@ cdef inline void _rise(Key *keys, PyObject **items, PyObject **argss, Py_ssize_t
     argss[pos] = args
 
 
+cdef Key *_aligned_keys(Py_ssize_t n, void **block) noexcept:
+    """Room for ``n`` keys (in ``*block``, to free) placed so that the four children of every
+    position, ``4i+1 .. 4i+4``, fill one 64-byte cache line: position 0 sits 48 bytes past a line's
+    start (keys are 16 bytes), so a step down the heap reads one line of keys, not two."""
+    cdef char *raw = <char *>malloc(n * sizeof(Key) + 128)
+    if raw is NULL:
+        return NULL
+    block[0] = raw
+    cdef uintptr_t line = (<uintptr_t>raw + 63) & ~(<uintptr_t>63)
+    return <Key *>(<char *>line + 64 - sizeof(Key))
+
+
 cdef class EventHeap:
     """The simulator's events, four children a node; ``len()`` is the number of events held."""
 
@@ -66,7 +99,8 @@ cdef class EventHeap:
         self.argss = []
         self.n = 0
         self.capacity = 1024
-        self.keys = <Key *>malloc(self.capacity * sizeof(Key))
+        self.block = NULL
+        self.keys = _aligned_keys(self.capacity, &self.block)
         if self.keys is NULL:
             raise MemoryError()
         self.last_seq = 0
@@ -76,7 +110,7 @@ cdef class EventHeap:
         self.args = ()
 
     def __dealloc__(self):
-        free(self.keys)
+        free(self.block)
 
     def __len__(self):
         return self.n
@@ -95,19 +129,32 @@ cdef class EventHeap:
         key.time_s = time_s
         key.seq = seq
         cdef Key *grown
+        cdef void *block = NULL
         if self.n == self.capacity:
-            grown = <Key *>realloc(self.keys, 2 * self.capacity * sizeof(Key))
+            grown = _aligned_keys(2 * self.capacity, &block)
             if grown is NULL:
                 raise MemoryError()
+            memcpy(grown, self.keys, self.n * sizeof(Key))
+            free(self.block)
+            self.block = block
             self.keys = grown
             self.capacity *= 2
-        self.items.append(item)               # the lists own the references; only pointers move
-        self.argss.append(args)
+        # the lists own the references, and only pointers move; they never shrink: the slots from
+        # position n on hold None (so a pop moves pointers and never resizes a list)
+        if self.n == len(self.items):
+            self.items.append(None)
+            self.argss.append(None)
+        if type(args) is tuple:
+            _untrack_plain(args)
         cdef PyObject **items = (<PyListObject *>self.items).ob_item
         cdef PyObject **argss = (<PyListObject *>self.argss).ob_item
         cdef Py_ssize_t pos = self.n
+        Py_DECREF(<object>items[pos])         # the free slot's None, overwritten below
+        Py_DECREF(<object>argss[pos])
+        Py_INCREF(item)
+        Py_INCREF(args)
         self.n += 1
-        _rise(self.keys, items, argss, pos, key, items[pos], argss[pos])
+        _rise(self.keys, items, argss, pos, key, <PyObject *>item, <PyObject *>args)
         return 0
 
     cdef int _remove_root(self) except -1:
@@ -121,23 +168,26 @@ cdef class EventHeap:
         cdef Py_ssize_t end = self.n - 1
         self.time_s = keys[0].time_s
         self.seq = keys[0].seq
-        # the root's references go to callback and args (new references), the last event's
-        # pointers fill the root, and each list drops its last slot, which holds the root's
-        # pointers by then (one reference each, dropped by the del)
-        self.callback = <object>items[0]
-        self.args = <object>argss[0]
+        # the root's references move to callback and args (the lists' references, handed over),
+        # the last event's pointers fill the root, and the last slot, free now, takes None
+        cdef PyObject *root_item = items[0]
+        cdef PyObject *root_args = argss[0]
         cdef PyObject *item = items[end]
         cdef PyObject *args = argss[end]
         cdef Key key = keys[end]
         items[0] = item
         argss[0] = args
-        items[end] = <PyObject *>self.callback
-        argss[end] = <PyObject *>self.args
-        del self.items[end]
-        del self.argss[end]
-        items = (<PyListObject *>self.items).ob_item      # (the lists may have moved them)
-        argss = (<PyListObject *>self.argss).ob_item
+        Py_INCREF(None)
+        Py_INCREF(None)
+        items[end] = <PyObject *>None
+        argss[end] = <PyObject *>None
         self.n = end
+        self.callback = <object>root_item         # (a new reference each; the lists' are let go next)
+        self.args = <object>root_args
+        Py_DECREF(<object>root_item)
+        Py_DECREF(<object>root_args)
+        items = (<PyListObject *>self.items).ob_item      # (unchanged; re-read after Python-level code)
+        argss = (<PyListObject *>self.argss).ob_item
         if end == 0:
             return 0
         # heapq's pop, on four children a node: the hole at the root moves down to a leaf

@@ -1,9 +1,7 @@
 # Cython declarations for packet.py (the compiled fast path; see netlab/sim/compiled.py).
 cimport cython
 # Sequence numbers, offsets and entropy stay Python integers: they meet shifts and masks.
-# no_gc: a packet holds no reference that could lead back to it (info is a number or a
-# tuple of numbers), so the cyclic garbage collector need not track it.
-@cython.no_gc
+# (no_gc, that the collector need not track a packet, is said in packet.py: Cython ignores it here.)
 cdef class Packet:
     cdef public str kind
     cdef public object flow_id

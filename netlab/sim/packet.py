@@ -17,10 +17,22 @@ what the transport needs).
 
 from __future__ import annotations
 
+try:
+    import cython  # type: ignore[import-untyped]
+except ImportError:          # without Cython the two class decorators below change nothing
+    from types import SimpleNamespace
+    cython = SimpleNamespace(cclass=lambda cls: cls, no_gc=lambda cls: cls)
+
 DATA, ACK, NACK, CNP, SACK = "data", "ack", "nack", "cnp", "sack"
 CONTROL_KINDS = (ACK, NACK, CNP, SACK)
 
 
+# fast path: in the compiled build a packet is not tracked by the cyclic garbage collector (no_gc;
+# Cython honours it only here, not in packet.pxd). It holds no reference that could lead back to it
+# (``info`` is a number or a tuple of numbers), so it can be in no cycle; an event's arguments that
+# hold only packets and numbers are then not tracked either (eventheap.pyx).
+@cython.no_gc
+@cython.cclass
 class Packet:
     """One packet on the wire (see the module docstring for the fields)."""
 

@@ -67,6 +67,7 @@ def compute_routes(network) -> None:
                 sw.by_edge[e] = shared.setdefault(ports, ports)
     for (sw_name, host_name), ports in network.route_overrides.items():
         network.switches[sw_name].routes[network.hosts[host_name].id] = ports
+        network.switches[sw_name].set_by_hand = True
     sources: dict[Host, list[Host]] = {}     # destination host -> the sources of its flows
     for flow in network.flows:
         sources.setdefault(flow.dst, []).append(flow.src)

@@ -37,6 +37,7 @@ cdef class Switch:
     cdef public dict routes
     cdef public list by_edge
     cdef public list edge_of
+    cdef public bint set_by_hand
     cdef public list ingress_bytes
     cdef public list pausing
     cdef public list xoff

@@ -140,6 +140,7 @@ class Switch:
         self.routes: dict[int, tuple[int, ...]] = {}   # host id -> port indices: own hosts, hand-set routes
         self.by_edge: list = []                        # edge switch number -> port indices (routing.py)
         self.edge_of: list[int] = []                   # host id -> its edge switch's number (the network's)
+        self.set_by_hand = False                       # does ``routes`` hold a hand-set route (Network.set_route)?
         self.ingress_bytes: list[list[int]] = []       # [port][priority], lossless modes
         self.pausing: list[list[bool]] = []            # [port][priority]: we paused upstream
         self.xoff: list[float] = []
@@ -242,9 +243,11 @@ class Switch:
     def route(self, dst: int):
         """The equal-cost output ports towards host id ``dst``, or None if there is no way there:
         a hand-set route or a port to the host itself first, else the ports towards its edge switch."""
-        candidates = self.routes.get(dst)
-        if candidates is None:
-            candidates = self.by_edge[self.edge_of[dst]]
+        # fast path: the table by edge first; ``routes`` (a dict) is read only for this switch's own
+        # hosts (their edge is this switch, which by_edge holds as None) or if a route was set by hand
+        candidates = self.by_edge[self.edge_of[dst]]
+        if candidates is None or self.set_by_hand:
+            candidates = self.routes.get(dst, candidates)
         return candidates
 
     def _enqueue(self, packet, out: int, delayed: bool) -> None:

@@ -21,7 +21,7 @@ API = {
     experiments.interleaved_jobs: dict(n_leaves=2, hosts_per_leaf=4, n_jobs=2),
     experiments.fat_tree_pattern: dict(scheme="ecmp", k=4, pattern="permutation", bytes_per_host=10_000,
                                        bandwidth_bps=100e9, tiers=3, seed=0, propagation_s=1e-6, ack_every=1,
-                                       max_events=1_000_000),
+                                       max_events=1_000_000, max_wall_s=600.0),
     experiments.rail_network: dict(n_gpus=64, switch="quantum2", domain="dgx-h100"),
     experiments.rail_pattern: dict(scheme="ecmp", n_gpus=64, pattern="rail_ring", switch="quantum2",
                                    domain="dgx-h100", bytes_per_host=10_000, seed=0, propagation_s=1e-6, ack_every=1),

@@ -135,3 +135,32 @@ def test_pop_next_holds_only_the_last_event():
     heap.pop_next()                               # the last real event's parts are let go
     assert order == sorted(order) and len(order) == 2000
     assert [sys.getrefcount(c) for c in callbacks] + [sys.getrefcount(a) for a in argss] == before
+
+
+def test_packets_and_their_events_are_left_out_of_the_cyclic_collector():
+    """A packet holds no reference that could lead back to it, so the compiled build keeps it out
+    of the cyclic garbage collector (``no_gc``; declared only in packet.pxd, Cython ignored it and
+    tracked every packet). An event's argument tuple of packets and numbers can then be in no
+    cycle either, and the heap untracks it when pushed, as CPython untracks such a tuple at its
+    first collection; a tuple that holds a list (which might lead back) stays tracked, and every
+    event pops with its own arguments."""
+    import gc
+
+    from netlab.sim.packet import DATA, Packet
+    packet = Packet(DATA, 0, 0, 1, 1500)
+    assert not gc.is_tracked(packet)
+    plain = (packet, int("3"))
+    nested = (packet, (int("1"), int("2")))
+    nested_holds_list = (packet, ([],))
+    holds_list = (packet, [])
+    for args in (plain, nested, nested_holds_list, holds_list):
+        assert gc.is_tracked(args)                # as every tuple is when built at run time
+    heap = eventheap.EventHeap()
+    for k, args in enumerate((plain, nested, nested_holds_list, holds_list)):
+        heap.push(float(k), heap.new_seq(), print, args)
+    assert [gc.is_tracked(a) for a in (plain, nested, nested_holds_list, holds_list)] == [False, True, True, True]
+    popped = []
+    while heap:
+        heap.pop_next()
+        popped.append(heap.args)
+    assert popped == [plain, nested, nested_holds_list, holds_list]
