@@ -162,9 +162,8 @@ def _stylesheets(root: Path, first: str) -> str:
     return "\n".join(links)
 
 
-def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, overlay: bool = False) -> str:
-    """The book as one HTML document; ``overlay``: only the cover and contents, every mark hidden but the
-    page numbers (printed over the first pass's contents pages, where the same layout puts them)."""
+def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> str:
+    """The book as one HTML document, with ``numbers`` (page -> its first page) in the contents, if given."""
     pages = {p for p, _, _ in order}
     toc, part = [], None
     for page, title, caption in order:
@@ -174,19 +173,16 @@ def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, over
         # a fixed-width slot for the number: the contents take the same room with or without numbers
         number = (numbers or {}).get(page, "")
         toc.append(f'<li><a href="#{_key(page)}">{html.escape(title)}</a><span class="pdf-toc-dots"></span>'
-                   f'<span class="pdf-toc-num">{number}</span></li>')
+                   f'<span class="pdf-toc-num" data-part="{_key(page)}">{number}</span></li>')
     cover = (f'<section class="pdf-cover"><h1>{html.escape(meta["title"])}</h1>'
              f'<p>{html.escape(meta["author"])}</p><p>PDF edition, printed {time.strftime("%Y-%m-%d")}'
              f'{" from " + html.escape(meta["url"]) if meta["url"] else ""}.</p>'
              '<p>Figures come from netlab\'s hardware registry; each is cited with its source and status. '
              'The labs run in Jupyter; their widgets appear here in their default setting.</p></section>')
-    body = "" if overlay else "".join(_article(root, page, pages, meta.get("url", "")) for page, _, _ in order)
-    hide = ("<style>.pdf-book * { visibility: hidden; border-color: transparent !important; }"
-            " .pdf-book .pdf-toc-num { visibility: visible; } html, body { background: transparent !important; }</style>"
-            if overlay else "")
+    body = "".join(_article(root, page, pages, meta.get("url", "")) for page, _, _ in order)
     return (f'<!DOCTYPE html><html lang="en" data-theme="light" data-mode="light"><head><meta charset="utf-8">'
             f'<title>{html.escape(meta["title"])}</title>{_stylesheets(root, order[0][0])}<style>{PRINT_CSS}</style>'
-            f'{hide}</head><body><main class="pdf-book">{cover}'
+            f'</head><body><main class="pdf-book">{cover}'
             f'<section class="pdf-page pdf-toc"><h1>Contents</h1><ol>{"".join(toc)}</ol></section>'
             f'{body}</main></body></html>')
 
@@ -227,6 +223,35 @@ def _pdf_name(name: str) -> bytes:
     return b"/" + "".join(c if c.isalnum() or c in "-_." else f"#{ord(c):02X}" for c in name).encode()
 
 
+def _updated(data: bytes, reader, objects: dict[int, bytes]) -> bytes:
+    """``data`` (a PDF read by ``reader``) followed by an incremental update that holds ``objects`` (object
+    number -> its body), their cross-reference section and a trailer pointing back to the previous one."""
+    from io import BytesIO
+
+    trailer = reader.trailer
+    size = int(trailer["/Size"])
+    prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
+    tail = BytesIO()
+    tail.write(b"\n")
+    offsets = {}
+    for num in sorted(objects):
+        offsets[num] = len(data) + tail.tell()
+        tail.write(b"%d 0 obj\n" % num + objects[num] + b"\nendobj\n")
+    xref_at = len(data) + tail.tell()
+    tail.write(b"xref\n")
+    for num in sorted(objects):
+        tail.write(b"%d 1\n%010d 00000 n \n" % (num, offsets[num]))
+    new_size = max(size, max(objects) + 1)
+    tail.write(b"trailer\n<< /Size %d /Root %d 0 R /Prev %d" % (new_size, trailer.raw_get("/Root").idnum, prev))
+    if "/Info" in trailer:
+        tail.write(b" /Info %d 0 R" % trailer.raw_get("/Info").idnum)
+    if "/ID" in trailer:
+        tail.write(b" /ID ")
+        trailer.raw_get("/ID").write_to_stream(tail)
+    tail.write(b" >>\nstartxref\n%d\n%%%%EOF\n" % xref_at)
+    return data + tail.getvalue()
+
+
 def write_outline(pdf_path: Path, items) -> int:
     """Replace the PDF's bookmarks with ``items`` (see :func:`outline`), by an incremental update
     appended to the file (the book is not rewritten: a new catalog, the outline's objects, their
@@ -242,7 +267,6 @@ def write_outline(pdf_path: Path, items) -> int:
     trailer = reader.trailer
     root_ref = trailer.raw_get("/Root")
     size = int(trailer["/Size"])
-    prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
     catalog = reader.trailer["/Root"]
     numbers = iter(range(size, size + 1 + len(items) + sum(len(c) for _, _, c in items)))
     top = next(numbers)
@@ -299,26 +323,7 @@ def write_outline(pdf_path: Path, items) -> int:
         out.write(b" ")
     out.write(b"/Outlines %d 0 R /PageMode /UseOutlines >>" % top)
     objects[root_ref.idnum] = out.getvalue()
-    tail = BytesIO()
-    tail.write(b"\n")
-    offsets = {}
-    base = len(data) + 1
-    for num in sorted(objects):
-        offsets[num] = base + tail.tell() - 1
-        tail.write(b"%d 0 obj\n" % num + objects[num] + b"\nendobj\n")
-    xref_at = base + tail.tell() - 1
-    tail.write(b"xref\n")
-    for num in sorted(objects):
-        tail.write(b"%d 1\n%010d 00000 n \n" % (num, offsets[num]))
-    new_size = max(size, max(objects) + 1)
-    tail.write(b"trailer\n<< /Size %d /Root %d 0 R /Prev %d" % (new_size, root_ref.idnum, prev))
-    if "/Info" in trailer:
-        tail.write(b" /Info %d 0 R" % trailer.raw_get("/Info").idnum)
-    if "/ID" in trailer:
-        tail.write(b" /ID ")
-        trailer.raw_get("/ID").write_to_stream(tail)
-    tail.write(b" >>\nstartxref\n%d\n%%%%EOF\n" % xref_at)
-    pdf_path.write_bytes(data + tail.getvalue())
+    pdf_path.write_bytes(_updated(data, reader, objects))
     return sum(1 + len(c) for _, _, c in items)
 
 
@@ -336,7 +341,24 @@ def _start_pages(pdf_path: Path, order) -> dict[str, int]:
     return found
 
 
-async def _print(html_path: Path, pdf_path: Path, footer: bool = True) -> None:
+PAGE = {"format": "A4", "header_template": "<div></div>",
+        "margin": {"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"}}
+
+# For the second print, in the page that printed the book: each contents slot gets its page number, and
+# every other mark is hidden (visibility and transparent colours move nothing), on no background.
+NUMBERS_ONLY = """(numbers) => {
+  for (const slot of document.querySelectorAll(".pdf-toc-num")) { slot.textContent = numbers[slot.dataset.part] || ""; }
+  const style = document.createElement("style");
+  style.textContent = "* { visibility: hidden !important; } .pdf-toc-num { visibility: visible !important; }"
+                      + " html, body { background: transparent !important; }";
+  document.head.append(style);
+}"""
+
+
+async def _print(html_path: Path, book_pdf: Path, numbers_pdf: Path, order) -> dict[str, int]:
+    """Print the book into ``book_pdf`` and return where each part starts; then print its first pages, up
+    to the end of the contents, into ``numbers_pdf``: the same document in the same page, laid out the
+    same way, showing nothing but the contents' page numbers."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
@@ -348,10 +370,145 @@ async def _print(html_path: Path, pdf_path: Path, footer: bool = True) -> None:
         page = await context.new_page()
         await page.goto(html_path.as_uri(), wait_until="load", timeout=180_000)
         await page.evaluate("document.fonts.ready")
-        await page.pdf(path=str(pdf_path), format="A4", print_background=footer, outline=footer, tagged=footer,
-                       display_header_footer=footer, header_template="<div></div>", footer_template=FOOTER,
-                       margin={"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"})
+        await page.pdf(path=str(book_pdf), print_background=True, outline=True, tagged=True,
+                       display_header_footer=True, footer_template=FOOTER, **PAGE)
+        numbers = _start_pages(book_pdf, order)
+        if numbers:
+            await page.evaluate(NUMBERS_ONLY, {_key(p): str(n) for p, n in numbers.items()})
+            # the same header and footer room (the footer left empty), only the pages before the first part
+            await page.pdf(path=str(numbers_pdf), page_ranges=f"1-{max(1, min(numbers.values()) - 1)}",
+                           print_background=False, outline=False, tagged=False, display_header_footer=True,
+                           footer_template="<div></div>", **PAGE)
         await browser.close()
+    return numbers
+
+
+def _lay_over(book_pdf: Path, numbers_pdf: Path, result: Path) -> None:
+    """``book_pdf`` with each page of ``numbers_pdf`` drawn over the same page, written to ``result``.
+
+    An incremental update appended to the book (the book is not rewritten, so its outline, named
+    destinations, links and tagged structure stay as Chromium wrote them): each page of the numbers
+    becomes a form XObject with its own resources, and the book's page draws it after its own content
+    (which is wrapped in q/Q, so the form starts from the page's initial graphics state). pypdf's own
+    merge_page with an incremental writer took about 14 CPU-s here for the 640-page book."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, NumberObject, StreamObject
+
+    data = book_pdf.read_bytes()
+    book, numbers = PdfReader(BytesIO(data)), PdfReader(str(numbers_pdf))
+    objects: dict[int, bytes] = {}
+    fresh = iter(range(int(book.trailer["/Size"]), 1 << 30))
+    copied: dict[int, int] = {}          # object of the numbers' PDF -> its number in the book
+
+    def write(obj, out: BytesIO, own: bool) -> None:
+        """Write ``obj``; with ``own``, an object of the numbers' PDF, whose references are copied over."""
+        if isinstance(obj, IndirectObject):
+            out.write(b"%d 0 R" % (copy(obj) if own else obj.idnum))
+        elif isinstance(obj, DictionaryObject):
+            out.write(b"<<")
+            for key, value in obj.items():
+                NameObject(key).write_to_stream(out)
+                out.write(b" ")
+                write(value, out, own)
+                out.write(b" ")
+            out.write(b">>")
+        elif isinstance(obj, ArrayObject):
+            out.write(b"[")
+            for value in obj:
+                write(value, out, own)
+                out.write(b" ")
+            out.write(b"]")
+        else:
+            obj.write_to_stream(out)
+
+    def raw_copy(d: DictionaryObject, leave=()) -> DictionaryObject:
+        """A copy of ``d`` whose values are as stored (references stay references)."""
+        return DictionaryObject({NameObject(k): d.raw_get(k) for k in d.keys() if k not in leave})
+
+    def stream(head: DictionaryObject, raw: bytes, own: bool) -> bytes:
+        out = BytesIO()
+        head = raw_copy(head, leave=("/Length",))
+        head[NameObject("/Length")] = NumberObject(len(raw))
+        write(head, out, own)
+        return out.getvalue() + b"\nstream\n" + raw + b"\nendstream"
+
+    def copy(ref: IndirectObject) -> int:
+        if ref.idnum not in copied:
+            copied[ref.idnum] = num = next(fresh)
+            obj = ref.get_object()
+            if isinstance(obj, StreamObject):
+                objects[num] = stream(obj, obj._data, own=True)
+            else:
+                out = BytesIO()
+                write(obj, out, own=True)
+                objects[num] = out.getvalue()
+        return copied[ref.idnum]
+
+    for i, over in enumerate(numbers.pages):
+        form = DictionaryObject({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                                 NameObject("/BBox"): over.mediabox, NameObject("/Resources"): over.raw_get("/Resources")})
+        form_num = next(fresh)
+        drawn = over.raw_get("/Contents").get_object() if "/Contents" in over else ArrayObject()
+        drawn = drawn if isinstance(drawn, ArrayObject) else [drawn]
+        objects[form_num] = stream(form, b"\n".join(part.get_object().get_data() for part in drawn), own=True)
+        before, after = next(fresh), next(fresh)
+        objects[before] = stream(DictionaryObject(), b"q", own=False)
+        objects[after] = stream(DictionaryObject(), b"Q q /NetlabNumbers Do Q", own=False)
+        page = book.pages[i]
+        contents = page.raw_get("/Contents")
+        parts = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
+        resources = raw_copy(page["/Resources"])
+        xobjects = raw_copy(resources["/XObject"]) if "/XObject" in resources else DictionaryObject()
+        xobjects[NameObject("/NetlabNumbers")] = IndirectObject(form_num, 0, book)
+        resources[NameObject("/XObject")] = xobjects
+        updated = raw_copy(page, leave=("/Contents", "/Resources"))
+        updated[NameObject("/Resources")] = resources
+        updated[NameObject("/Contents")] = ArrayObject([IndirectObject(before, 0, book), *parts,
+                                                        IndirectObject(after, 0, book)])
+        out = BytesIO()
+        write(updated, out, own=False)
+        objects[page.indirect_reference.idnum] = out.getvalue()
+    result.write_bytes(_updated(data, book, objects))
+
+
+def misplaced_numbers(pdf_path: Path, order, numbers: dict[str, int]) -> list[str]:
+    """Each part's number must be the only number on the first line of its entry in the contents, right of
+    its title's link (the link's rectangle, written by Chromium, marks the line). The problems found."""
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(pdf_path))
+    last = min(numbers.values()) - 1 if numbers else 0
+    links: dict[str, tuple[int, list[float]]] = {}      # part -> (page, rectangle of its title's first line)
+    for i in range(last):
+        for annot in reader.pages[i].get("/Annots") or []:
+            annot = annot.get_object()
+            dest = str(annot.get("/Dest", "")).lstrip("/")
+            rect = [float(v) for v in annot.get("/Rect", [0, 0, 0, 0])]
+            if dest and (dest not in links or (links[dest][0] == i and rect[3] > links[dest][1][3])):
+                links[dest] = (i, rect)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        runs = []
+        for i in range(last):
+            textpage = doc[i].get_textpage()
+            for k in range(textpage.count_rects()):
+                left, bottom, right, top = textpage.get_rect(k)
+                runs.append((i, left, (bottom + top) / 2, textpage.get_text_bounded(left, bottom, right, top).strip()))
+    finally:
+        doc.close()
+    problems = []
+    for page, number in numbers.items():
+        if _key(page) not in links:
+            problems.append(f"{page}: no link to it in the contents")
+            continue
+        at, (x0, y0, x1, y1) = links[_key(page)]
+        found = [text for i, left, middle, text in runs if i == at and y0 <= middle <= y1 and left >= x1 and text.isdigit()]
+        if found != [str(number)]:
+            problems.append(f"{page}: the contents show {found} on its line, not [{number!r}]")
+    return problems
 
 
 def build(root: Path, out: Path, meta: dict | None = None) -> dict:
@@ -372,18 +529,19 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
         for entry in root.iterdir():
             (shadow / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
         html_path = shadow / "netlab-print.html"
-        first, numbers_pdf = Path(tmp) / "first.pdf", Path(tmp) / "numbers.pdf"
+        book_pdf, numbers_pdf = Path(tmp) / "book.pdf", Path(tmp) / "numbers.pdf"
         html_path.write_text(document(root, order, None, meta), encoding="utf-8")
-        asyncio.run(_print(html_path, first))
-        numbers = _start_pages(first, order)
-        # The whole book is printed a second time with the numbers in its contents. (Printing only the
-        # contents and laying them over the first pass saved that time, but its lines drifted from the
-        # book's by up to a line once the book grew: the two layouts were not the same.)
-        html_path.write_text(document(root, order, numbers, meta), encoding="utf-8")
-        asyncio.run(_print(html_path, numbers_pdf))
-        if _start_pages(numbers_pdf, order) != numbers:
-            raise RuntimeError("pdf: the parts moved between the two prints; their page numbers would be wrong")
-        shutil.copyfile(numbers_pdf, out)
+        # Printed once; the page numbers of the contents are then printed in the same page, alone, and laid
+        # over the book's first pages. (An earlier overlay printed another document, the contents without
+        # the book, whose lines drifted from the book's by up to a line; this one is the book's own layout,
+        # and each number is checked to sit on its part's line, right of the link to it.)
+        numbers = asyncio.run(_print(html_path, book_pdf, numbers_pdf, order))
+        if numbers:
+            _lay_over(book_pdf, numbers_pdf, out)
+            if problems := misplaced_numbers(out, order, numbers):
+                raise RuntimeError("pdf: the contents' page numbers are not where they belong:\n" + "\n".join(problems))
+        else:
+            shutil.copyfile(book_pdf, out)
         from pypdf import PdfReader
         n = len(PdfReader(str(out)).pages)
     bookmarks = write_outline(out, outline(root, order))
