@@ -225,6 +225,61 @@ def fat_tree_pattern(scheme: str, k: int, pattern: str = "permutation", bytes_pe
                      bandwidth_bps, seed, ack_every, low, max_events, max_wall_s=max_wall_s)
 
 
+def _permutation_paths(k: int, bytes_per_host: int, bandwidth_bps: float, seed: int, propagation_s: float,
+                       load_balancer) -> tuple[Network, list[list]]:
+    """The ECMP permutation of :func:`fat_tree_pattern` (same seed, same flows), and each flow's
+    links in the order it crosses them (its host's own link, then ``(switch, port)`` per hop),
+    chosen by ``load_balancer`` at every switch with more than one way on."""
+    net = fat_tree(k, bandwidth_bps, propagation_s, seed=seed, n_priorities=1)
+    h = k // 2
+    for src, dst, size in _flows("permutation", list(range(len(net.hosts))), lambda i: i // h, bytes_per_host,
+                                 random.Random(seed)):
+        net.add_flow(f"h{src}", f"h{dst}", size)
+    compute_routes(net)
+    paths = []
+    for flow in net.flows:
+        probe = Packet(DATA, flow.flow_id, flow.src.id, flow.dst.id, 1, entropy=flow.entropy)
+        hops: list = [flow.src.name]                             # the host's own link
+        sw = flow.src.port.peer
+        while True:
+            ports = sw.route(flow.dst.id)
+            out = ports[0] if len(ports) == 1 else load_balancer.choose(sw, probe, ports)
+            hops.append((sw.name, out))
+            nxt = sw.ports[out].peer
+            if nxt is flow.dst:
+                break
+            sw = nxt
+        paths.append(hops)
+    return net, paths
+
+
+def ecmp_link_loads(k: int, seed: int = 0, load_balancer=None) -> dict:
+    """How many flows of the ECMP permutation :func:`fat_tree_pattern` runs on the ``k``-ary fat tree
+    cross each link: ``{link: flows}``, a link being a host's name (its own uplink) or
+    ``(switch name, output port)``. Nothing is simulated; the paths are the ones the packet model's
+    switches pick, by default its :class:`~netlab.sim.switch.ECMP` (CRC-32 of the flow and a salt
+    per switch). Pass another ``load_balancer`` (a :class:`~netlab.sim.switch.LoadBalancer`) to see
+    what a different hash does to the same flows.
+
+    >>> max(ecmp_link_loads(8).values()) >= 2     # 128 hosts: some link carries two or more flows
+    True
+    """
+    k = validate.integer("k", k, minimum=4, maximum=32, why="8,192 hosts in three tiers")
+    if k % 2:
+        raise ValueError(f"k must be even (k/2 ports up and k/2 down), got {k}")
+    seed = validate.integer("seed", seed, minimum=0)
+    if load_balancer is None:
+        load_balancer = ECMP()
+    elif not callable(getattr(load_balancer, "choose", None)):
+        raise TypeError(f"load_balancer must be a netlab.sim.switch.LoadBalancer such as ECMP(), got {load_balancer!r}")
+    _, paths = _permutation_paths(k, 1, 100e9, seed, specs.value("sim.assume.link_propagation"), load_balancer)
+    loads: dict = {}
+    for hops in paths:
+        for hop in hops:
+            loads[hop] = loads.get(hop, 0) + 1
+    return loads
+
+
 def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps: float = 100e9, seed: int = 0,
                           propagation_s: float | None = None):
     """The flow-level (max-min fair) model of the ECMP permutation :func:`fat_tree_pattern` runs, on
@@ -233,10 +288,13 @@ def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps
 
     The two models then differ only in what the fluid leaves out (queues, the transport's
     dynamics), not in the draw of paths. The packet model's hash is a CRC-32 of the flow and a
-    salt per switch, which is linear: two switches on one path XOR the same flow's hash with
-    constants, so the choice at an aggregation switch follows the choice made at the edge
-    (*hash polarization*), and more flows share a link than under independent draws
+    salt per switch. A CRC is linear (affine in its input), so the salt only XORs every flow's hash
+    with a constant at each switch; when the number of uplinks is a power of two the choice is the
+    hash's low bits, and the choice at an aggregation switch then follows the choice made at the
+    edge (*hash polarization*): more flows share a link than under independent draws
     (:func:`~netlab.fabric.flowlevel.fat_tree_permutation` draws each tier independently).
+    With other uplink counts (k = 26: 13) the modulo mixes the high bits in and the effect goes.
+    :func:`ecmp_link_loads` counts the flows per link, for this hash or another.
     """
     import numpy as np   # only here: the rest of this module runs without numpy (in the page too)
 
@@ -249,27 +307,10 @@ def fluid_on_packet_paths(k: int, bytes_per_host: int = 2_000_000, bandwidth_bps
     seed = validate.integer("seed", seed, minimum=0)
     propagation_s = (specs.value("sim.assume.link_propagation") if propagation_s is None
                      else validate.in_range("propagation_s", propagation_s, 0.0, 1.0))
-    net = fat_tree(k, bandwidth_bps, propagation_s, seed=seed, n_priorities=1)
-    h = k // 2
-    for src, dst, size in _flows("permutation", list(range(len(net.hosts))), lambda i: i // h, bytes_per_host,
-                                 random.Random(seed)):
-        net.add_flow(f"h{src}", f"h{dst}", size)
-    compute_routes(net)
-    ecmp = ECMP()
+    net, paths = _permutation_paths(k, bytes_per_host, bandwidth_bps, seed, propagation_s, ECMP())
     link_ids: dict = {}
     flow_of, link_of = [], []
-    for flow in net.flows:
-        probe = Packet(DATA, flow.flow_id, flow.src.id, flow.dst.id, 1, entropy=flow.entropy)
-        hops: list = [flow.src.name]                             # the host's own link
-        sw = flow.src.port.peer
-        while True:
-            ports = sw.route(flow.dst.id)
-            out = ports[0] if len(ports) == 1 else ecmp.choose(sw, probe, ports)
-            hops.append((sw.name, out))
-            nxt = sw.ports[out].peer
-            if nxt is flow.dst:
-                break
-            sw = nxt
+    for flow, hops in zip(net.flows, paths):
         for hop in hops:
             flow_of.append(flow.flow_id)
             link_of.append(link_ids.setdefault(hop, len(link_ids)))

@@ -11,6 +11,7 @@ from netlab.sim import PFC, leaf_spine
 from netlab.sim.uet import uet
 from netlab.fabric import experiments
 from netlab.sim import loadbalance as lb
+from netlab.sim.switch import LoadBalancer
 from tests.sweep import BAD_VALUES, assert_rejects, numeric_params
 
 API = {
@@ -27,6 +28,7 @@ API = {
                                    domain="dgx-h100", bytes_per_host=10_000, seed=0, propagation_s=1e-6, ack_every=1),
     experiments.fluid_on_packet_paths: dict(k=4, bytes_per_host=10_000, bandwidth_bps=100e9, seed=0,
                                             propagation_s=1e-6),
+    experiments.ecmp_link_loads: dict(k=4, seed=0),
     experiments.summary: dict(run=experiments.run_pattern("ecmp", n_leaves=2, n_spines=2, hosts_per_leaf=2,
                                                           bytes_per_host=10_000), tail_percentile=99.0),
 }
@@ -263,3 +265,44 @@ def test_a_rail_ring_stays_on_its_leaves_a_permutation_does_not():
     assert max(ring.completion_times_s) == pytest.approx(min(ring.completion_times_s), rel=1e-12)
     perm = experiments.rail_pattern("ecmp", 64, "permutation", bytes_per_host=20_000)
     assert sum(perm.uplink_bytes) >= 64 * 20_000                    # every flow leaves its leaf
+
+
+class _Blake2b(LoadBalancer):
+    """A non-linear hash of the same four words the packet model's ECMP hashes (no CRC)."""
+
+    def choose(self, switch, packet, candidates):
+        import hashlib
+        import struct
+        words = struct.pack("<4I", packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
+        return candidates[int.from_bytes(hashlib.blake2b(words, digest_size=4).digest(), "little") % len(candidates)]
+
+
+class _CrcSeedPerTier(_Blake2b):
+    """CRC-32, as the packet model's ECMP, with one seed per tier (edge, agg, core) instead of per switch."""
+
+    def choose(self, switch, packet, candidates):
+        import struct
+        from zlib import crc32
+        tier = crc32(switch.name.rstrip("0123456789").encode())
+        return candidates[crc32(struct.pack("<4I", packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, tier))
+                          % len(candidates)]
+
+
+def test_a_linear_hash_polarizes_whatever_its_seed_and_a_non_linear_one_does_not():
+    # review 3, C1: the appendix said real switches cure polarization with "a different hash or seed per
+    # tier". A CRC is affine, so a seed (per switch, as the model has, or per tier) only XORs a constant into
+    # every flow's hash: with 8 uplinks (k = 16) the aggregation switch's low bits follow the edge's.
+    # Independent draws (balls in bins) put at most about 5-6 of 1,024 flows on a link; a non-linear hash of
+    # the same words behaves so; the CRC, per switch or per tier, puts twice as many or more.
+    crc = max(experiments.ecmp_link_loads(16, seed=1).values())
+    per_tier = max(experiments.ecmp_link_loads(16, seed=1, load_balancer=_CrcSeedPerTier()).values())
+    mixed = max(experiments.ecmp_link_loads(16, seed=1, load_balancer=_Blake2b()).values())
+    assert mixed <= 7
+    assert crc >= 2 * mixed and per_tier >= 2 * mixed, (crc, per_tier, mixed)
+
+
+def test_the_appendix_does_not_teach_a_seed_per_tier_as_the_cure():
+    from pathlib import Path
+    text = " ".join((Path(__file__).parents[2] / "book" / "appendix-simulator.md").read_text().split())
+    assert "different hash or seed per tier" not in text
+    assert "different hash function" in text

@@ -218,3 +218,14 @@ def test_explorer_draws_and_reads_out():
     for n in figures.RAIL_SIZES:          # every frame of the explorer is a whole number of racks and nodes
         assert n % 72 == 0 and n % 8 == 0 and 1000 <= n <= 102_000
     assert math.isclose(figures.RAIL_BYTES, 256e6)
+
+
+def test_chapter_says_what_padding_costs_a_small_cluster():
+    # review 3, C7: ch05 said a part-filled rail leaf needs "a few more" switches. By hand, 64 DGX GPUs on
+    # 64-port switches: top-of-rack, 2 leaves of 32 GPUs + 32 uplinks, 64 uplinks -> 1 spine = 3 switches;
+    # by rail, 8 leaves of 8 NICs, each counted with all 32 uplinks: 256 uplinks -> 4 spines = 12.
+    ro, ft = rails.size("rail_optimized", 64), rails.size("fat_tree", 64)
+    assert ro.fabric.switches_per_tier == (8, 4) and ft.n_switches == 3
+    text = " ".join((pathlib.Path(__file__).parents[2] / "book" / "ch05-fabrics-at-scale.md").read_text().split())
+    assert "it needs a few more" not in text
+    assert "64 GPUs: 8 leaves and 4 spines" in text and "against 3 switches" in text

@@ -130,7 +130,9 @@ def test_every_variant_of_every_exercise_passes_the_battery(book_exercises, book
     # an exercise of one's own (issue 34): each variant's answer is accepted and separated from its own
     # slips and from the common ones, as the lab's own numbers are
     varied = [ex for ex in book_exercises if ex.variants]
-    assert len(varied) >= 8 and sum(len(ex.variants) >= 16 for ex in varied) >= 7, [ex.key for ex in varied]
+    # issue 34's floor: at least half of all the book's exercises have at least 16 variants
+    many = [ex.key for ex in varied if len(ex.variants) >= 16]
+    assert 2 * len(many) >= len(book_exercises), (len(many), len(book_exercises))
     assert len(book_variants) == sum(max(1, len(ex.variants)) for ex in book_exercises)
     trouble, tried = [], 0
     for ex in book_variants:
