@@ -418,3 +418,26 @@ def test_the_bibliography_parses():
     from pybtex.database import parse_file
     entries = parse_file(str(ROOT / "book" / "references.bib"), bib_format="bibtex").entries
     assert len(entries) > 150 and "probsee-sn5600" in entries and "nccl-2-27-release" in entries
+
+
+def _console_code(page: str) -> str:
+    text = (ROOT / "book" / page).read_text(encoding="utf-8")
+    m = re.search(r"```\{netlab-console\}\n(.*?)```", text, re.S)
+    assert m, f"{page} has no netlab-console block"
+    return m.group(1)
+
+
+def test_the_consoles_print_what_they_say():
+    # review 31, F15: the ch05 console printed its total as "switches per tier" (2560 = 1024 + 1024 + 512)
+    # and the ch02 console called 4,096 bytes "4 KB"
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(_console_code("ch05-fabrics-at-scale.md"), {})
+    words = out.getvalue().split()
+    total = int(words[words.index("tiers,") + 1])
+    tiers = [int(x) for x in re.findall(r"\d+", out.getvalue().split("first:")[1])]
+    assert total == sum(tiers) and len(tiers) == int(words[0]) and "per tier" not in " ".join(words[:5])
+    ch02 = _console_code("ch02-links.md")
+    assert "4096" in ch02 and "4 KB" not in ch02 and "4 KiB" in ch02
