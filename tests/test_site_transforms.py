@@ -1,5 +1,6 @@
 """Build-time transforms of the site, on small inputs: glossary terms linked at their first use
-(book/_ext/netlab_glossary.py), and SVG frames written shorter but drawn the same (netlab_site.py)."""
+(book/_ext/netlab_glossary.py), SVG frames written shorter but drawn the same, and the results of
+inline "Predict" prompts behind a reveal (netlab_site.py)."""
 
 import importlib.util
 import pathlib
@@ -197,3 +198,122 @@ def test_a_page_keeps_its_frames_and_pieces_valid():
     assert src == "data:image/svg+xml;charset=utf-8," + site.compact_svg(FRAME).replace("#", "%23")
     pieces = json.loads(re.search(r'pieces">(.*?)</script>', short).group(1))
     assert "".join(pieces) == site.compact_svg(FRAME)
+
+
+# --- inline prediction prompts: the answering outputs behind a reveal (netlab_site.py) ------------
+
+def _paragraph(text):
+    """A paragraph as the book's Markdown gives it (bold, italic and code parsed)."""
+    return publish_doctree(text, settings_overrides={"report_level": 5}).next_node(nodes.paragraph).deepcopy()
+
+
+def _cell(code, output, hide_mode=None):
+    """A code cell as MyST-NB puts it in the doctree: its source, then its output."""
+    cell = nodes.container(nb_element="cell_code", classes=["cell"])
+    if hide_mode:
+        cell["hide_mode"] = hide_mode
+    source = nodes.container(nb_element="cell_code_source", classes=["cell_input"])
+    source += nodes.literal_block(code, code)
+    out = nodes.container(nb_element="cell_code_output", classes=["cell_output"])
+    out += nodes.raw("", output, format="html") if output.startswith("<") else nodes.literal_block(output, output)
+    cell += [source, out]
+    return cell
+
+
+def _lab(*parts, title="Incast with and without trimming"):
+    doctree = publish_doctree("Lab\n===\n", settings_overrides={"report_level": 5})
+    section = nodes.section(ids=["s"])
+    section += nodes.title("", title)
+    section += [_paragraph(p) if isinstance(p, str) else p for p in parts]
+    doctree += section
+    return doctree
+
+
+def _html(doctree):
+    from docutils.core import publish_from_doctree
+
+    return publish_from_doctree(doctree, writer_name="html5",
+                                settings_overrides={"report_level": 5}).decode("utf-8")
+
+
+def _hidden(page, text):
+    """Whether ``text`` is inside a netlab reveal of the HTML ``page`` (and the page holds it once)."""
+    assert page.count(text) == 1, text
+    at = page.index(text)
+    opened = page.rfind('<details class="netlab-reveal', 0, at)
+    return opened >= 0 and page.rfind("</details>", 0, at) < opened
+
+
+@pytest.mark.parametrize("prompt", [
+    "Each side sets its path MTU from its own port. **Predict:** which of an 8-byte and a 64 KiB write gets through?",
+    "*Predict first:* a spine switch dies during a 16,384-GPU run. Does the job stop?",
+    "Until they arrive the queue grows at (n-1)B. Predict how much more buffer 10 km needs than 0 km, then run.",
+], ids=["bold-after-a-sentence", "italic-lead", "plain-sentence"])
+def test_an_inline_prompt_puts_the_answering_outputs_behind_a_reveal_and_leaves_the_code(prompt):
+    doctree = _lab(prompt, "Run the next two cells.",
+                   _cell("print(incast(31))", "last flow done after 4336 us"),
+                   _cell("fig = bars(incasts)", '<img src="bars.png" alt="bars of completion time">', "output"),
+                   "Go-back-N times out again and again.",
+                   _cell("print(pfc(31))", "a later result, not the prompt answer"))
+    assert site.reveal_inline_prompts(doctree) == 2
+    page = _html(doctree)
+    assert _hidden(page, "last flow done after 4336 us") and _hidden(page, 'alt="bars of completion time"')
+    # the code the reader will run stays in view, as does the text between the prompt and the answer
+    for shown in ("print(incast(31))", "fig = bars(incasts)", "Run the next two cells.",
+                  "Go-back-N times out", "a later result, not the prompt answer"):
+        assert not _hidden(page, shown), shown
+    assert page.count("<summary>") == 2 and "write down your guess first" in page
+    # the cell's own hide-output toggle is dropped: the reveal already hides its output
+    assert all(not cell.get("hide_mode") for cell in doctree.findall(nodes.container))
+
+
+@pytest.mark.parametrize("mention", [
+    "For every (algorithm, protocol) NCCL's tuner predicts latency + size / algbw and runs the fastest.",
+    'The tempting 3.6 TB/s of the "Predict first" question is the other tier.',
+    "A Prediction of the tuner. Predicted times are kept; predict-first labs come later.",
+    "Call ``Predict`` to print the estimate.",
+], ids=["predicts", "quoted", "prediction-predicted-lower-case", "in-code"])
+def test_a_mention_of_predicting_that_asks_no_guess_hides_nothing(mention):
+    doctree = _lab(mention, _cell("print(choice_table())", "ring LL 16 KiB 15.1 us"))
+    assert site.reveal_inline_prompts(doctree) == 0
+    assert "<details" not in _html(doctree)
+
+
+def test_an_explorer_is_never_put_behind_a_reveal_and_ends_the_answer():
+    explorer = '<div class="netlab-explorer"><img class="netlab-explorer-frame" alt="frame 0"></div>'
+    # the explorer right after the prompt is the experiment: nothing is hidden, nor the cell after it
+    doctree = _lab("**Predict**: does the step pay all of the all-reduce?",
+                   _cell("widgets.Explorer(figures.draw_overlap)", explorer),
+                   _cell("print(fit())", "fitted t_sync 7.9 us"))
+    assert site.reveal_inline_prompts(doctree) == 0
+    assert "<details" not in _html(doctree)
+    # after an answering cell, the explorer ends the reveal's run and stays out of it
+    doctree = _lab("*Predict:* does one lossless priority fit the buffer?",
+                   _cell("print(lossless(10 * km))", "headroom 5.3x the buffer"),
+                   _cell("widgets.Explorer(figures.lossless)", explorer),
+                   _cell("print(more())", "after the explorer"))
+    assert site.reveal_inline_prompts(doctree) == 1
+    page = _html(doctree)
+    assert _hidden(page, "headroom 5.3x the buffer")
+    assert not _hidden(page, 'alt="frame 0"') and not _hidden(page, "after the explorer")
+
+
+def test_a_prompt_in_a_predict_section_is_left_to_the_sections_reveal():
+    doctree = _lab("**Predict**: about 100 Gb/s, 50 Gb/s or 10 Gb/s?", _cell("print(run())", "9.8 Gb/s"),
+                   title="Predict first")
+    assert site.reveal_inline_prompts(doctree) == 0
+
+
+def test_a_later_markdown_cell_before_any_code_means_no_output_answers_the_prompt():
+    # MyST-NB numbers the lines of a notebook's cell i from (i + 1) * 10000
+    def in_cell(paragraph, index):
+        paragraph.source, paragraph.line = "labs/lab10.ipynb", (index + 1) * 10000 + 3
+        return paragraph
+
+    def lab(second_cell):
+        return _lab(in_cell(_paragraph("*Predict:* does any rack design fit the budget?"), 23),
+                    in_cell(_paragraph("Then the flow-level model."), second_cell),
+                    _cell("print(explore(RAILS))", "no design fits"))
+
+    assert site.reveal_inline_prompts(lab(23)) == 1          # the rest of the prompt's own cell
+    assert site.reveal_inline_prompts(lab(24)) == 0          # a markdown cell of its own comes first

@@ -55,6 +55,17 @@ Reading fixes:
   explorer), everything from the first code cell to the section's end, or to an explorer, is behind
   a reveal (``<details class="netlab-reveal">``), so the page does not print the answer under
   "write down your guess";
+- an inline prediction prompt elsewhere in a lab gets the same reveal around the output of each
+  code cell that answers it (``<details class="netlab-reveal netlab-reveal-output">`` inside the
+  cell's output, so the code stays in view). A prompt is a paragraph of a section in which the
+  word "Predict" (capitalised, alone: not "predicts", "Prediction" or "Predict-first") opens a
+  sentence, in plain, bold or italic type ("Predict how much...", "... MTUs. **Predict:** which",
+  "*Predict first:* a spine"), or opens a bold or italic span; "Predict" in inline code or math does
+  not count. The cells that answer it are the code cells after the rest of its markdown cell, up to
+  the next markdown, heading, explorer or exercise; if a later markdown cell, a heading, an explorer
+  or an exercise comes before any code cell, nothing is hidden (an explorer is the experiment: it
+  is never put behind a reveal). Prompts inside a "Predict" section are left to that section's
+  reveal;
 - every lab page says how to run it: in the browser as it is, on Binder or Colab, or locally,
   and links the notebook and ``netlab-labs.zip`` (every lab, outputs cleared, one archive);
 - a page loads sphinx-design's stylesheet and script, and netlab's checker and explorer
@@ -334,6 +345,7 @@ def _doctree_read(app, doctree) -> None:
         title = section.next_node(nodes.title)
         if title is not None and title.parent is section and PREDICT_TITLE.match(title.astext()):
             _reveal_prediction(section)
+    reveal_inline_prompts(doctree)
     _run_this_lab(app, doctree)
 
 
@@ -382,6 +394,108 @@ def _reveal_prediction(section) -> None:
             del node["hide_mode"]
     section.insert(end + 1, nodes.raw("", "</details>", format="html"))
     section.insert(start, nodes.raw("", REVEAL_OPEN, format="html"))
+
+
+OUTPUT_REVEAL_OPEN = ('<details class="netlab-reveal netlab-reveal-output"><summary>Show the result '
+                      '(write down your guess first)</summary>')
+# "Predict" opening a sentence: at the paragraph's start or after a full stop, a question or an
+# exclamation mark (and a closing quote or bracket); not "Predicts", "Prediction" or "Predict-first"
+PROMPT_SENTENCE = re.compile(r"(?:^|[.!?][\"')\]]*\s+)Predict\b(?!-)")
+# a bold or italic span that opens with "Predict" ("**Predict first.**", "*Predict:*")
+PROMPT_LEAD = re.compile(r"\s*Predict\b(?!-)")
+# MyST-NB numbers the lines of a notebook's cell i from (i + 1) * 10000 (no source map)
+NB_CELL_LINES = 10000
+
+
+def _prose(node) -> str:
+    """``node``'s text with inline code and math each read as one letter (a ``Predict`` in code is no prompt)."""
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    if isinstance(node, (nodes.literal, nodes.math)):
+        return "x"
+    return "".join(_prose(child) for child in node.children)
+
+
+def is_prediction_prompt(paragraph) -> bool:
+    """Whether ``paragraph`` asks for a guess: "Predict" opens one of its sentences, or a bold or italic span."""
+    if PROMPT_SENTENCE.search(_prose(paragraph).strip()):
+        return True
+    return any(PROMPT_LEAD.match(n.astext())
+               for n in paragraph.findall(lambda n: isinstance(n, (nodes.strong, nodes.emphasis))))
+
+
+def _is_interactive(cell) -> bool:
+    """An explorer or an exercise checker: the reader uses it, so it is never behind a reveal."""
+    text = cell.astext()
+    return "netlab-explorer" in text or "netlab-exercise" in text
+
+
+def _notebook_cell(node) -> int | None:
+    """The notebook cell ``node`` came from, when MyST-NB's line numbers tell it (None otherwise)."""
+    if _is_code_cell(node):
+        return node.get("cell_index")
+    line, source = node.line, str(node.source or "")
+    if source.endswith(".ipynb") and line and line > NB_CELL_LINES:
+        return line // NB_CELL_LINES - 1
+    return None
+
+
+def _answer_cells(section, prompt) -> list:
+    """The code cells that answer ``prompt``: those after the rest of its markdown, up to the next
+    markdown, heading, explorer or exercise (none if one of these comes first)."""
+    children = list(section.children)
+    prompt_cell = _notebook_cell(prompt)
+    cells: list = []
+    for node in children[children.index(prompt) + 1:]:
+        if _is_code_cell(node):
+            if _is_interactive(node):
+                break
+            cells.append(node)
+            continue
+        if cells or isinstance(node, nodes.section):
+            break
+        if isinstance(node, nodes.paragraph) and is_prediction_prompt(node):
+            break                   # a second prompt answers for itself
+        cell = _notebook_cell(node)
+        if prompt_cell is not None and cell is not None and cell != prompt_cell:
+            break                   # a later markdown cell before any code: the answer is not printed
+    return cells
+
+
+def _reveal_output(cell) -> bool:
+    """Put a code cell's output behind a reveal, its code left in view; False if it has no output."""
+    outputs = [n for n in cell.children if isinstance(n, nodes.container)
+               and n.get("nb_element") == "cell_code_output" and n.children]
+    if not outputs:
+        return False
+    for output in outputs:
+        output.insert(0, nodes.raw("", OUTPUT_REVEAL_OPEN, format="html"))
+        output.append(nodes.raw("", "</details>", format="html"))
+    mode = cell.get("hide_mode")    # the reveal hides the output: no second toggle around it
+    if mode == "output":
+        del cell["hide_mode"]
+    elif mode in ("input+output", "all"):
+        cell["hide_mode"] = "input"
+    return True
+
+
+def reveal_inline_prompts(doctree) -> int:
+    """Put the output of the code cells answering an inline prediction prompt behind a reveal.
+
+    A prompt is a paragraph of a section (not of a list, an exercise or a "Predict" section, whose
+    results are already revealed) for which :func:`is_prediction_prompt` holds. Returns how many
+    outputs were put behind a reveal.
+    """
+    hidden = 0
+    for paragraph in list(doctree.findall(nodes.paragraph)):
+        section = paragraph.parent
+        if not isinstance(section, nodes.section) or not is_prediction_prompt(paragraph):
+            continue
+        title = section.children[0] if section.children else None
+        if isinstance(title, nodes.title) and PREDICT_TITLE.match(title.astext()):
+            continue
+        hidden += sum(_reveal_output(cell) for cell in _answer_cells(section, paragraph))
+    return hidden
 
 
 def _run_this_lab(app, doctree) -> None:

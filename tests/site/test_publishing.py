@@ -264,6 +264,12 @@ PREDICT_H2 = re.compile(r"^[0-9.\s]*(predict|check your prediction)", re.I)
 HIDDEN_ANSWERS = {"lab03-rdma": "The 8 bytes take 0.64 ns", "lab04-infiniband-vs-ethernet": "The lossy run takes several",
                   "lab10-across-datacenters": "About a ninth", "lab11-capstone": "designs meet the brief",
                   "lab02-links": "Serialization dominates", "lab07-nvlink-scale-up": "129.6 TB/s"}
+# outputs that answer an inline "Predict" prompt (not a section of its own), each behind a reveal where first printed
+INLINE_ANSWERS = {"lab03-rdma": ["bytes landed"], "lab05-fabrics-at-scale": ["of the ideal throughput", "up to the spines"],
+                  "lab06-collectives": ["NCCL's tuner picks"], "lab07-nvlink-scale-up": ["on the PCIe mesh", "on one cable"],
+                  "lab08-ultra-ethernet": ["last flow done after"], "lab09-optics-and-power": ["stops the job"],
+                  "lab10-across-datacenters": ["peak queue", "per lossless priority and port"],
+                  "lab11-capstone": ["optical link ends"]}
 
 
 @pytest.mark.site
@@ -287,6 +293,11 @@ def test_every_labs_prediction_is_behind_a_reveal(site_root):
             holder = soup.find(string=re.compile(re.escape(answer)))
             assert holder is not None, f"{lab}: {answer!r} not found"
             assert holder.find_parent("details", class_="netlab-reveal") is not None, f"{lab}: {answer!r} is shown"
+        for phrase in INLINE_ANSWERS.get(lab.removeprefix("labs/").removesuffix(".html"), []):
+            first = next((o for o in soup.select(".cell_output") if phrase in o.get_text()), None)
+            assert first is not None, f"{lab}: no output prints {phrase!r}"
+            reveal = first.find_parent("details", class_="netlab-reveal") or first.select_one("details.netlab-reveal")
+            assert reveal is not None and phrase in reveal.get_text(), f"{lab}: {phrase!r} answers a prompt, shown"
 
 
 @pytest.mark.site
