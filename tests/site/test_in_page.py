@@ -87,6 +87,26 @@ def test_a_cached_runtime_that_does_not_match_the_pin_is_refused(tmp_path, monke
         netlab_pyodide.cached()
 
 
+def test_a_rebuild_stages_a_manifest_whose_sizes_hold(tmp_path, monkeypatch):
+    # the second build of a tree listed the first build's manifest.json (544 bytes) in the new one (568)
+    import io
+    import tarfile
+
+    import netlab_pyodide
+    tar_bytes = io.BytesIO()
+    with tarfile.open(fileobj=tar_bytes, mode="w:gz") as tar:
+        for name in netlab_pyodide.CORE:
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(name)
+            tar.addfile(info, io.BytesIO(name.encode()))
+    monkeypatch.setattr(netlab_pyodide, "fetch", lambda log=print: tar_bytes.getvalue())
+    calculators = ROOT / "book" / "_ext" / "netlab_calculators.py"
+    for _ in range(2):
+        manifest = netlab_pyodide.stage(tmp_path, calculators, log=lambda *a: None)
+    for name, size in manifest["bytes"].items():
+        assert (tmp_path / name).stat().st_size == size, name
+
+
 def test_the_wheel_holds_netlabs_python_source_and_a_valid_record():
     import base64
     import hashlib
