@@ -121,16 +121,33 @@ def main(argv=None) -> dict:
     ap.add_argument("--hosts", type=int, default=1024)
     ap.add_argument("--routing", choices=("ecmp", "spray", "adaptive"), default="ecmp")
     ap.add_argument("--flowlevel", action="store_true")
+    ap.add_argument("--pattern", choices=("permutation", "all_to_all"), default="permutation",
+                    help="all_to_all: the flow-level model only")
     ap.add_argument("--bytes", type=int, default=2_000_000)
     ap.add_argument("--ack-every", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-wall-s", type=float, default=3600.0, help="the packet run's guard in real seconds")
     args = ap.parse_args(argv)
+    if args.pattern == "all_to_all" and not args.flowlevel:
+        ap.error("--pattern all_to_all needs --flowlevel (n(n - 1) flows are out of the packet model's reach)")
     load = os.getloadavg()[0]
     bare = bare_loop_s()
     k = radix_for(args.hosts)
     start, cpu = time.perf_counter(), time.process_time()
-    if args.flowlevel:
+    if args.flowlevel and args.pattern == "all_to_all":
+        from netlab.fabric import flowlevel
+        payload = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
+        scheme = "ecmp" if args.routing == "ecmp" else "spray"
+        a2a = flowlevel.fat_tree_all_to_all(k, 100e9, scheme=scheme, n_bytes=args.bytes, propagation_s=1e-6,
+                                            payload_fraction=payload, seed=args.seed)
+        wall = time.perf_counter() - start
+        low, high = a2a.median_bounds_s
+        times = [a2a.median_s, a2a.max_s]          # the median and the slowest flow, read below
+        out = dict(model="flowlevel", routing=scheme, events=a2a.rate_recomputations,
+                   flows=a2a.n_flows, fct_median_low_us=round(low * 1e6, 1), fct_median_high_us=round(high * 1e6, 1),
+                   ideal_us=round(a2a.ideal_s * 1e6, 1), slowdown=round(a2a.slowdown, 5),
+                   busiest_link_flows=a2a.busiest_link_flows)
+    elif args.flowlevel:
         from netlab.fabric import flowlevel
         payload = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
         scheme = "ecmp" if args.routing == "ecmp" else "spray"
@@ -149,7 +166,7 @@ def main(argv=None) -> dict:
         out = dict(model="packet", routing=args.routing, events=run.events_processed, loop_s=round(run.wall_s, 2),
                    compiled=sim.COMPILED, ack_every=args.ack_every)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    out.update(hosts=k ** 3 // 4, k=k, tiers=3, bytes=args.bytes, seed=args.seed, wall_s=round(wall, 2),
+    out.update(pattern=args.pattern, hosts=k ** 3 // 4, k=k, tiers=3, bytes=args.bytes, seed=args.seed, wall_s=round(wall, 2),
                cpu_s=round(time.process_time() - cpu, 2),
                peak_rss_mb=round(rss), fct_median_us=round(times[(len(times) - 1) // 2] * 1e6, 1),
                fct_max_us=round(times[-1] * 1e6, 1), bare_loop_s=round(bare, 3), load=round(load, 2))
