@@ -302,9 +302,11 @@ def test_all_to_all_closed_forms():
 def test_aggregated_spray_all_to_all_equals_flow_by_flow(k, fabric_bps):
     """The class-aggregated model against every flow on every link (k = 4: 240 flows; k = 8: 16,256),
     exactly up to float rounding; 97 Gb/s at k = 8 makes the edge uplinks (124 flows) the bottleneck of
-    the flows that cross them, while those within an edge switch run faster."""
+    the flows that cross them, while those within an edge switch run faster. The reference fills the
+    rates again at every completion (refill=True), so a class that finished early would hand its
+    share to the survivors there if it could."""
     flow_of, link_of, weight, capacity, hops = _all_to_all_flow_by_flow(k, "spray", fabric_bps)
-    times, _ = fl.complete(flow_of, link_of, weight, capacity, np.full(len(hops), 8000.0))
+    times, _ = fl.complete(flow_of, link_of, weight, capacity, np.full(len(hops), 8000.0), refill=True)
     times = times + hops * 1e-6
     run = fl.fat_tree_all_to_all(k, 100e9, scheme="spray", n_bytes=1000, propagation_s=1e-6,
                                  fabric_bandwidth_bps=fabric_bps)
