@@ -542,8 +542,10 @@ def fat_tree_all_to_all(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_by
     within its pod fall on its ``h`` uplinks as two multinomial draws; each aggregation switch's
     share of the first splits over its ``h`` core links the same way. That is the exact joint law
     of every upward link's count; the downward links have the same law by symmetry and are drawn
-    independently of the upward ones (they share ``h^2`` of an uplink's ``h(n - h)`` flows, a
-    correlation of order ``h / n``: 8e-5 at k = 160). Then, exactly:
+    independently of the upward ones, the one approximation (an edge uplink and an edge downlink
+    share at most ``h^2`` of their ``h(n - h)`` flows, a correlation of ``h / (n - h)``: 8e-5 at
+    k = 160; two core links up to ``h^2 / n``, 0.6 %, but a core link never decides, below).
+    Then, exactly:
 
     * every flow's max-min rate is at least ``r_min = 1 / max_l(n_l / C_l)`` over all links ``l``
       (``n_l`` flows on capacity ``C_l``): the filling level cannot pass a link before it is
@@ -562,10 +564,11 @@ def fat_tree_all_to_all(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_by
     deviations above the mean, some 5,000 flows over a host link's ``n - 1``, so ``r_min`` is
     ``C / (n - 1)`` less about 0.5 %, and so is the all-to-all's time over the ideal: the relative
     spread of a count falls as ``1 / sqrt(n)``. A permutation puts about one flow on each link
-    instead, and there the hash's collisions cost a factor of 3 or more. (The slowest flow is on
-    the busiest link and crosses 6 links as long as that link carries a flow between pods; at
-    k = 4 an edge uplink misses all 24 of them with probability 2^-24, and then only the
-    propagation part of the time is off, by 2 links.)
+    instead, and there the hash's collisions make the slowest flow 8.7 times the ideal on the same
+    fabric (``benchmarks/README.md``). (The slowest flow is on the busiest link and crosses 6
+    links as long as that link carries a flow between pods; at k = 4 an edge uplink misses all 24
+    of them with probability 2^-24, and then only the propagation part of the time is off, by 2
+    links.)
 
     ``propagation_s`` and ``payload_fraction`` are those of :func:`fat_tree_permutation`;
     ``seed`` draws the ECMP hashes. ``k`` runs from 4 to 200 (even).
