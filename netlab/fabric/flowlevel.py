@@ -489,7 +489,7 @@ class AllToAllRun:
 
     @property
     def median_s(self) -> float:
-        """The median flow's completion time: exact under spraying; under ECMP the middle of
+        """The median flow's completion time, exact under spraying; under ECMP the middle of
         ``median_bounds_s`` (within half their width of the true median)."""
         return 0.5 * (self.median_bounds_s[0] + self.median_bounds_s[1])
 
