@@ -390,7 +390,7 @@ RESULT_RECORDS = [
     "netlab.collectives.on_topology.ScheduleTime", "netlab.collectives.schedules.Transfer",
     "netlab.collectives.schedules.Schedule", "netlab.exercises.Feedback", "netlab.exercises.NumericExercise",
     "netlab.exercises.Reading", "netlab.exercises.Variant", "netlab.exercises.VariedExercise", "netlab.fabric.clos.Fabric", "netlab.fabric.ecmp.Collisions",
-    "netlab.fabric.ecmp.MonteCarlo", "netlab.fabric.experiments.FabricRun", "netlab.fabric.flowlevel.FlowLevelRun",
+    "netlab.fabric.ecmp.MonteCarlo", "netlab.fabric.experiments.FabricRun", "netlab.fabric.flowlevel.FlowLevelRun", "netlab.fabric.flowlevel.AllToAllRun",
     "netlab.links.AlphaBeta", "netlab.links.PathTime", "netlab.links.LinkDelay", "netlab.longhaul.distance.LongLink",
     "netlab.longhaul.distance.TwoSiteAllReduce", "netlab.longhaul.experiments.WindowRun",
     "netlab.longhaul.experiments.OvershootRun", "netlab.lossless.dcqcn.FixedPoint", "netlab.lossless.dcqcn.Trajectory",

@@ -454,6 +454,192 @@ def rail_traffic(n_gpus: int, pattern: str = "rail_ring", wiring: str = "rail_op
     return replace(run, n_hosts=n_gpus)
 
 
+A2A_CLASSES = ("same edge switch", "same pod", "other pod")   #: the three classes of an all-to-all's flows
+
+
+@dataclass(frozen=True)
+class AllToAllRun:
+    """Completion times of an all-to-all (every host sends ``n_bytes`` to every other host, all
+    starting at t = 0) on a three-tier fat tree, by class of flow (:data:`A2A_CLASSES`).
+
+    ``model`` says how exact the figures are (see :func:`fat_tree_all_to_all`): under spraying
+    every figure is exact; under ECMP the slowest flow is exact for the drawn hashes and the
+    median is known to lie in ``median_bounds_s``.
+    """
+
+    topology: str
+    scheme: str
+    model: str
+    n_hosts: int
+    n_bytes: int
+    ideal_s: float                        # (n - 1) * n_bytes at the host's line rate, plus 2 links' propagation
+    flows_per_class: tuple[int, int, int]  # ordered pairs (source, destination) in each class
+    class_times_s: tuple[float, float, float] | None   # each class's completion time (spraying), else None
+    max_s: float                          # the slowest flow, i.e. the whole all-to-all
+    median_bounds_s: tuple[float, float]  # the median flow lies in [low, high] (equal ends when exact)
+    rate_recomputations: int              # max-min fills run (0: the ECMP figures follow from link counts)
+    peak_link_demand: float               # busiest fabric link's load over its capacity if every flow ran
+                                          # at its fair share of its host's link, line rate / (n - 1)
+    busiest_link_flows: int               # flows crossing the busiest fabric link (spraying: of one link,
+                                          # counting a sprayed flow's share)
+
+    @property
+    def n_flows(self) -> int:
+        return int(sum(self.flows_per_class))
+
+    @property
+    def median_s(self) -> float:
+        """The median flow's completion time, exact under spraying; under ECMP the middle of
+        ``median_bounds_s`` (within half their width of the true median)."""
+        return 0.5 * (self.median_bounds_s[0] + self.median_bounds_s[1])
+
+    @property
+    def slowdown(self) -> float:
+        """The all-to-all's time (its slowest flow) over the ideal."""
+        return self.max_s / self.ideal_s
+
+    def __repr__(self) -> str:
+        low, high = self.median_bounds_s
+        median = (f"median {low * 1e6:,.1f} µs" if low == high
+                  else f"median in [{low * 1e6:,.1f}, {high * 1e6:,.1f}] µs")
+        return (f"AllToAllRun({self.scheme} all-to-all of {self.n_hosts:,} hosts x {self.n_bytes:,} bytes "
+                f"({self.n_flows:,} flows) on a {self.topology}: {median}, slowest {self.max_s * 1e6:,.1f} µs "
+                f"= {self.slowdown:.4f}x ideal; {self.model})")
+
+
+def fat_tree_all_to_all(k: int, bandwidth_bps: float, scheme: str = "ecmp", n_bytes: int = 2_000_000,
+                        propagation_s: float | None = None, payload_fraction: float = 1.0, seed: int = 0,
+                        fabric_bandwidth_bps: float | None = None) -> AllToAllRun:
+    """An all-to-all on the three-tier k-ary fat tree of :func:`fat_tree_permutation`: every one of
+    the ``n = k^3/4`` hosts sends ``n_bytes`` to every other host, all ``n(n - 1)`` flows at once,
+    at max-min fair rates. Host links run at ``bandwidth_bps``, the links between switches at
+    ``fabric_bandwidth_bps`` (default the same; less tapers the fabric).
+
+    Flow by flow this is ``n(n - 1)`` flows (10^12 at k = 160), so it is aggregated. With
+    ``h = k/2``, a host's ``n - 1`` flows fall in three classes (:data:`A2A_CLASSES`): ``h - 1``
+    to hosts on its own edge switch (2 links), ``h(h - 1)`` to the rest of its pod (4 links, over
+    ``h`` aggregation switches) and ``n - h^2`` to other pods (6 links, over ``h^2`` core paths).
+
+    **Spraying** (every flow split evenly over its equal-cost paths). The fat tree's symmetries
+    map any flow of a class onto any other, so (max-min rates being unique) every flow of a class
+    gets one rate, and every link of a tier carries the same load. Counted on one link of each
+    tier, in flows (a sprayed flow counting its share): a host link carries
+    ``(h - 1) + h(h - 1) + (n - h^2) = n - 1``; an edge switch's uplink ``h(h - 1) + (n - h^2) =
+    n - h`` (its ``h`` hosts' flows that leave it, over ``h`` uplinks); a pod's link to the core
+    ``n - h^2``; the same downwards. The run is then exact progressive filling on one representative
+    link per tier and direction, each class one flow of those multiplicities (:func:`complete` on
+    6 links and 3 weighted flows). With every link at one rate ``C`` the host links fill first,
+    every flow gets ``C / (n - 1)`` and the all-to-all takes the ideal ``(n - 1) * 8 * n_bytes / C``:
+    the full-bisection fabric is invisible. On a tapered fabric (``C_f < C (n - h)/(n - 1)``) the
+    edge uplinks fill first at ``C_f / (n - h)`` for the two classes that cross them, and the
+    flows within an edge switch share what is left of the host links, ``(C - C_f) / (h - 1)`` each;
+    every class keeps its first rate to the end (equal sizes, see :func:`complete`).
+
+    **ECMP** (every flow hashed onto one path, uniformly, as in :func:`fat_tree_permutation`).
+    Per-flow hashes are out of reach at this size, and no exact aggregation exists (no two flows
+    share a whole path), so the model draws what decides the slowest flow: the number of flows on
+    every fabric link. An edge switch's ``h(n - h^2)`` flows to other pods and ``h^2 (h - 1)``
+    within its pod fall on its ``h`` uplinks as two multinomial draws; each aggregation switch's
+    share of the first splits over its ``h`` core links the same way. That is the exact joint law
+    of every upward link's count; the downward links have the same law by symmetry and are drawn
+    independently of the upward ones, the one approximation (an edge uplink and an edge downlink
+    share at most ``h^2`` of their ``h(n - h)`` flows, a correlation of ``h / (n - h)``: 8e-5 at
+    k = 160; two core links up to ``h^2 / n``, 0.6 %, but a core link never decides, below).
+    Then, exactly:
+
+    * every flow's max-min rate is at least ``r_min = 1 / max_l(n_l / C_l)`` over all links ``l``
+      (``n_l`` flows on capacity ``C_l``): the filling level cannot pass a link before it is
+      full, and a link holding ``n_l`` flows at most at the level fills no sooner;
+    * the flows of the link that attains that maximum all run at exactly ``r_min`` (they fill it),
+      and it carries flows between pods, so the slowest flow takes ``8 * n_bytes / r_min`` plus 6
+      links' propagation;
+    * a host link carries ``n - 1`` flows and at most ``C``, all at ``>= r_min``, so fewer than
+      half of them run faster than ``2C / (n - 1) - r_min``: the median lies between that rate's
+      time (plus 2 links' propagation) and the slowest flow's.
+
+    Why ECMP nearly vanishes here, with numbers: at k = 160 an edge uplink holds about ``n - h``
+    = 1,023,920 flows, a binomial count with standard deviation ``sqrt(n (1 - 1/h))`` = 1,005 (a
+    link to the core holds ``n - h^2`` = 1,017,600, six standard deviations lower, and never
+    decides). The busiest of the 2,048,000 edge uplinks and downlinks sits about 5 standard
+    deviations above the mean, some 5,000 flows over a host link's ``n - 1``, so ``r_min`` is
+    ``C / (n - 1)`` less about 0.5 %, and so is the all-to-all's time over the ideal: the relative
+    spread of a count falls as ``1 / sqrt(n)``. A permutation puts about one flow on each link
+    instead, and there the hash's collisions make the slowest flow 8.7 times the ideal on the same
+    fabric (``benchmarks/README.md``). (The slowest flow is on the busiest link and crosses 6
+    links as long as that link carries a flow between pods; at k = 4 an edge uplink misses all 24
+    of them with probability 2^-24, and then only the propagation part of the time is off, by 2
+    links.)
+
+    ``propagation_s`` and ``payload_fraction`` are those of :func:`fat_tree_permutation`;
+    ``seed`` draws the ECMP hashes. ``k`` runs from 4 to 200 (even).
+
+    >>> run = fat_tree_all_to_all(8, 100e9, scheme="spray", n_bytes=1000, propagation_s=0.0)
+    >>> round(run.max_s * 1e6, 6)        # 127 flows of 8 kbit through each 100 Gb/s host link
+    10.16
+    """
+    k = validate.integer("k", k, minimum=4, maximum=200)
+    if k % 2:
+        raise ValueError(f"k must be even (k/2 ports up and k/2 down per switch), got {k}")
+    bps = validate.positive("bandwidth_bps", bandwidth_bps)
+    fabric_bps = bps if fabric_bandwidth_bps is None else validate.positive("fabric_bandwidth_bps",
+                                                                             fabric_bandwidth_bps)
+    _, _, n_bytes, propagation_s, payload_fraction, rng = _common(
+        bps, fabric_bps, scheme, n_bytes, propagation_s, payload_fraction, seed)
+    h = k // 2
+    n = k * h * h
+    host_c, fabric_c = bps * payload_fraction, fabric_bps * payload_fraction
+    bits = 8.0 * n_bytes
+    per_host = (h - 1, h * (h - 1), n - h * h)
+    flows_per_class = (n * per_host[0], n * per_host[1], n * per_host[2])
+    ideal = (n - 1) * bits / host_c + 2 * propagation_s
+    topology = f"{k}-ary fat tree"
+    if scheme == "spray":
+        same_edge, same_pod, other_pod = (float(c) for c in per_host)
+        # links: host up, host down, edge up, edge down, pod up to the core, pod down from it
+        flow_of = np.array([0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2])
+        link_of = np.array([0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5])
+        weight = np.array([same_edge] * 2 + [same_pod] * 4 + [other_pod] * 6)
+        capacity = np.array([host_c, host_c] + [fabric_c] * 4)
+        times, rounds = complete(flow_of, link_of, weight, capacity, np.full(3, bits))
+        times = times + np.array([2, 4, 6]) * propagation_s
+        order = np.argsort(times, kind="stable")
+        cumulative = np.cumsum(np.array(flows_per_class)[order])
+        median = float(times[order][np.searchsorted(cumulative, (sum(flows_per_class) + 1) // 2)])
+        fabric_flows = n - h                                  # an edge uplink's load, the fabric's busiest
+        return AllToAllRun(topology=topology, scheme=scheme, model="exact (aggregated by class)",
+                           n_hosts=n, n_bytes=n_bytes, ideal_s=ideal, flows_per_class=flows_per_class,
+                           class_times_s=(float(times[0]), float(times[1]), float(times[2])),
+                           max_s=float(times.max()), median_bounds_s=(median, median),
+                           rate_recomputations=rounds,
+                           peak_link_demand=fabric_flows * host_c / (n - 1) / fabric_c,
+                           busiest_link_flows=fabric_flows)
+    busiest = max(int(_ecmp_uplink_counts(rng, k).max()), int(_ecmp_uplink_counts(rng, k).max()))
+    r_min = 1.0 / max((n - 1) / host_c, busiest / fabric_c)
+    r_half = 2.0 * host_c / (n - 1) - r_min
+    slowest = bits / r_min + 6 * propagation_s
+    return AllToAllRun(topology=topology, scheme=scheme,
+                       model="ECMP link counts drawn: slowest flow exact, median bounded",
+                       n_hosts=n, n_bytes=n_bytes, ideal_s=ideal, flows_per_class=flows_per_class,
+                       class_times_s=None, max_s=slowest,
+                       median_bounds_s=(bits / r_half + 2 * propagation_s, slowest), rate_recomputations=0,
+                       peak_link_demand=busiest * host_c / (n - 1) / fabric_c, busiest_link_flows=busiest)
+
+
+def _ecmp_uplink_counts(rng: np.random.Generator, k: int) -> np.ndarray:
+    """Flows on every upward fabric link of the k-ary fat tree's all-to-all under ECMP, drawn from
+    their exact joint law: per edge switch, its flows to other pods and to its own pod each split
+    multinomially over its ``k/2`` uplinks; per aggregation switch, its flows to other pods split
+    multinomially over its ``k/2`` core links. Edge uplinks first, then core links, flat."""
+    h = k // 2
+    n = k * h * h
+    even = np.full(h, 1.0 / h)
+    to_other_pods = rng.multinomial(h * (n - h * h), even, size=k * h)      # (edge, agg)
+    to_own_pod = rng.multinomial(h * h * (h - 1), even, size=k * h)
+    per_agg = to_other_pods.reshape(k, h, h).sum(axis=1)                     # (pod, agg)
+    to_core = rng.multinomial(per_agg, even)                                 # (pod, agg, core)
+    return np.concatenate([(to_other_pods + to_own_pod).ravel(), to_core.ravel()])
+
+
 def _check_size(n_hosts: int) -> int:
     if n_hosts > MAX_FLOWS:
         raise ValueError(f"at most {MAX_FLOWS:,} hosts (one flow each) fit this model in memory; got {n_hosts:,}")

@@ -119,6 +119,13 @@ def test_same_seed_same_answer_and_seeds_differ():
     (lambda: fl.leaf_spine_permutation(4, 4, 4, 100e9, 100e9, n_bytes=0), "n_bytes"),
     (lambda: fl.leaf_spine_permutation(4, 4, 4, 100e9, 100e9, payload_fraction=1.5), "payload_fraction"),
     (lambda: fl.leaf_spine_permutation(2000, 4, 2000, 100e9, 100e9), "hosts"),
+    (lambda: fl.fat_tree_all_to_all(2, 100e9), "k"),
+    (lambda: fl.fat_tree_all_to_all(9, 100e9), "k"),
+    (lambda: fl.fat_tree_all_to_all(202, 100e9), "k"),
+    (lambda: fl.fat_tree_all_to_all(8, 100e9, scheme="adaptive"), "scheme"),
+    (lambda: fl.fat_tree_all_to_all(8, -1.0), "bandwidth_bps"),
+    (lambda: fl.fat_tree_all_to_all(8, 100e9, fabric_bandwidth_bps=0.0), "fabric_bandwidth_bps"),
+    (lambda: fl.fat_tree_all_to_all(8, 100e9, n_bytes=0), "n_bytes"),
 ])
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(ValueError, match=name):
@@ -158,6 +165,8 @@ API = {
     fl.rail_traffic: dict(n_gpus=256, pattern="rail_ring", wiring="rail_optimized", switch="quantum2",
                           domain="dgx-h100", scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
                           payload_fraction=1.0, seed=0),
+    fl.fat_tree_all_to_all: dict(k=4, bandwidth_bps=100e9, scheme="ecmp", n_bytes=10_000, propagation_s=1e-6,
+                                 payload_fraction=1.0, seed=0, fabric_bandwidth_bps=50e9),
     fl.summary: dict(run=fl.fat_tree_permutation(4, 100e9, n_bytes=10_000), tail_percentile=99.0),
 }
 
@@ -227,3 +236,130 @@ def test_fat_tree_packet_and_fluid_agree_on_the_same_paths():
     fluid = fl.fat_tree_permutation(8, 100e9, scheme="spray", n_bytes=500_000, propagation_s=1e-6,
                                     payload_fraction=eff, seed=0)
     assert fluid.median_s <= sprayed.percentile_s(50) < 1.2 * fluid.median_s
+
+
+# --- the all-to-all (issue 35) ---------------------------------------------------------------------
+def _all_to_all_flow_by_flow(k, scheme, fabric_bps=100e9, seed=0):
+    """Every ordered pair of hosts of the k-ary fat tree as its own flow, every link its own link (no
+    bundles, no classes): the reference the aggregated model must match. Links: host up [0, n), host
+    down [n, 2n), edge up (edge, agg) [2n, 3n), edge down [3n, 4n), pod to core (pod, agg, core)
+    [4n, 5n), core to pod [5n, 6n). Returns the path entries, capacities and hops per flow."""
+    h = k // 2
+    n = k * h * h
+    src, dst = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+    src, dst = src[src != dst], dst[src != dst]
+    flow = np.arange(len(src))
+    e_s, e_d = src // h, dst // h
+    p_s, p_d = e_s // h, e_d // h
+    up_pod, out_pod = e_s != e_d, p_s != p_d
+    entries = [(flow, src, np.ones(len(flow))), (flow, n + dst, np.ones(len(flow)))]
+    rng = np.random.default_rng(seed)
+    if scheme == "spray":
+        for a in range(h):                                   # 1/h of the flow through each aggregation switch
+            f = flow[up_pod]
+            entries += [(f, 2 * n + e_s[f] * h + a, np.full(len(f), 1 / h)),
+                        (f, 3 * n + e_d[f] * h + a, np.full(len(f), 1 / h))]
+            for c in range(h):                               # and 1/h^2 through each core switch
+                f = flow[out_pod]
+                entries += [(f, 4 * n + (p_s[f] * h + a) * h + c, np.full(len(f), 1 / h ** 2)),
+                            (f, 5 * n + (p_d[f] * h + a) * h + c, np.full(len(f), 1 / h ** 2))]
+    else:
+        agg, core = rng.integers(0, h, len(flow)), rng.integers(0, h, len(flow))
+        f = flow[up_pod]
+        entries += [(f, 2 * n + e_s[f] * h + agg[f], np.ones(len(f))),
+                    (f, 3 * n + e_d[f] * h + agg[f], np.ones(len(f)))]
+        f = flow[out_pod]
+        entries += [(f, 4 * n + (p_s[f] * h + agg[f]) * h + core[f], np.ones(len(f))),
+                    (f, 5 * n + (p_d[f] * h + agg[f]) * h + core[f], np.ones(len(f)))]
+    flow_of, link_of, weight = (np.concatenate(x) for x in zip(*entries))
+    capacity = np.concatenate([np.full(2 * n, 100e9), np.full(4 * n, fabric_bps)])
+    return flow_of, link_of, weight, capacity, 2 + 2 * up_pod + 2 * out_pod
+
+
+def test_all_to_all_closed_forms():
+    """Hand-worked. k = 8 (128 hosts), all links 100 Gb/s, 1 kB a pair: a host link carries 127 flows
+    and an edge uplink 124 (the flows its 4 hosts send out of the edge switch, over 4 uplinks), so
+    the host links fill first and every flow gets 100/127 Gb/s: 127 x 8 kbit / 100 Gb/s = 10.16 µs,
+    the ideal. k = 4 (16 hosts) with the fabric at 50 Gb/s: an edge uplink carries n - h = 14 flows
+    and fills at 50/14 Gb/s before a host link (15 flows, 100 Gb/s) does, freezing the 14 flows that
+    leave each host's edge switch; they fill half of the host link, so the one flow to the other host
+    on the same edge switch gets the other 50 Gb/s: 8 kbit / 50 Gb/s = 0.16 µs, the rest
+    8 kbit x 14 / 50 Gb/s = 2.24 µs."""
+    run = fl.fat_tree_all_to_all(8, 100e9, scheme="spray", n_bytes=1000, propagation_s=1e-6)
+    assert run.n_flows == 128 * 127 and run.flows_per_class == (128 * 3, 128 * 12, 128 * 112)
+    assert run.class_times_s is not None
+    np.testing.assert_allclose(np.array(run.class_times_s), np.array([10.16e-6 + 2e-6, 10.16e-6 + 4e-6, 10.16e-6 + 6e-6]),
+                               rtol=1e-12)
+    assert run.max_s == pytest.approx(16.16e-6, rel=1e-12)
+    assert run.median_s == pytest.approx(16.16e-6, rel=1e-12)      # 112 of 127 flows leave the pod
+    tapered = fl.fat_tree_all_to_all(4, 100e9, scheme="spray", n_bytes=1000, propagation_s=0.0,
+                                     fabric_bandwidth_bps=50e9)
+    assert tapered.class_times_s is not None
+    np.testing.assert_allclose(np.array(tapered.class_times_s), np.array([0.16e-6, 2.24e-6, 2.24e-6]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("k, fabric_bps", [(4, 100e9), (4, 50e9), (8, 100e9), (8, 97e9)])
+def test_aggregated_spray_all_to_all_equals_flow_by_flow(k, fabric_bps):
+    """The class-aggregated model against every flow on every link (k = 4: 240 flows; k = 8: 16,256),
+    exactly up to float rounding; 97 Gb/s at k = 8 makes the edge uplinks (124 flows) the bottleneck of
+    the flows that cross them, while those within an edge switch run faster. The reference fills the
+    rates again at every completion (refill=True), so a class that finished early would hand its
+    share to the survivors there if it could."""
+    flow_of, link_of, weight, capacity, hops = _all_to_all_flow_by_flow(k, "spray", fabric_bps)
+    times, _ = fl.complete(flow_of, link_of, weight, capacity, np.full(len(hops), 8000.0), refill=True)
+    times = times + hops * 1e-6
+    run = fl.fat_tree_all_to_all(k, 100e9, scheme="spray", n_bytes=1000, propagation_s=1e-6,
+                                 fabric_bandwidth_bps=fabric_bps)
+    np.testing.assert_allclose(times, np.array(run.class_times_s)[hops // 2 - 1], rtol=1e-12)
+    assert run.max_s == pytest.approx(times.max(), rel=1e-12)
+    assert run.median_s == pytest.approx(np.sort(times)[(len(times) - 1) // 2], rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_ecmp_all_to_all_slowest_flow_and_median_bounds_hold_flow_by_flow(seed):
+    """The two facts the ECMP model rests on, checked on hashed flows with every flow's max-min rate
+    (k = 8, 16,256 flows): the slowest flow takes 8 B / r_min with r_min = min over links of
+    capacity / flows, and the median lies between the bound's ends."""
+    flow_of, link_of, weight, capacity, hops = _all_to_all_flow_by_flow(8, "ecmp", seed=seed)
+    times, _ = fl.complete(flow_of, link_of, weight, capacity, np.full(len(hops), 8000.0))
+    counts = np.bincount(link_of, minlength=len(capacity))
+    r_min = (capacity / np.maximum(counts, 1)).min()
+    assert counts[256:].max() > 127                      # some fabric link holds more flows than a host link
+    assert times.max() == pytest.approx(8000.0 / r_min, rel=1e-12)
+    median = np.sort(times)[(len(times) - 1) // 2]
+    assert 8000.0 / (2 * 100e9 / 127 - r_min) <= median <= 8000.0 / r_min
+
+
+def test_ecmp_all_to_all_link_counts_have_the_law_of_per_flow_hashes():
+    """The model's drawn link counts against counts of flows hashed one by one (k = 8), over 200
+    seeds each: every edge switch sends exactly h (n - h) = 496 flows up, every pod
+    h^2 (n - h^2) = 1,792 to the core; the busiest upward link's count has the same mean. It is
+    about 150 with a standard deviation of about 4.3, so a mean of 200 draws has one of 0.3 and two
+    such means differ by more than 2 (4.6 standard deviations of the difference) with probability
+    below 1e-5 if the laws agree."""
+    k, h, n = 8, 4, 128
+    model = [fl._ecmp_uplink_counts(np.random.default_rng(s), k) for s in range(200)]
+    assert all((c[:n].reshape(-1, h).sum(axis=1) == h * (n - h)).all() for c in model)
+    assert all((c[n:].reshape(k, -1).sum(axis=1) == h * h * (n - h * h)).all() for c in model)
+    src, dst = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+    src, dst = src[src // h != dst // h], dst[src // h != dst // h]
+    out_pod = src // (h * h) != dst // (h * h)
+    hashed = []
+    for s in range(200):
+        rng = np.random.default_rng(1000 + s)
+        a, c = rng.integers(0, h, len(src)), rng.integers(0, h, len(src))
+        up = np.bincount((src // h) * h + a, minlength=n)
+        core = np.bincount(((src // h // h * h + a) * h + c)[out_pod], minlength=n)
+        hashed.append(max(up.max(), core.max()))
+    assert np.mean([c.max() for c in model]) == pytest.approx(np.mean(hashed), abs=2.0)
+
+
+def test_ecmp_all_to_all_at_a_million_hosts_is_within_a_percent_of_the_ideal():
+    """k = 160 (1,024,000 hosts): an edge uplink's count has mean n - h = 1,023,920 and standard
+    deviation about 1,005, so the busiest of 4,096,000 fabric links sits a few standard deviations
+    above, 0.3-0.7 % over a host link's n - 1 flows (a permutation's ECMP costs 3x and more)."""
+    run = fl.fat_tree_all_to_all(160, 100e9, scheme="ecmp", n_bytes=1000, propagation_s=0.0, seed=0)
+    assert run.n_hosts == 1_024_000 and run.n_flows == 1_024_000 * 1_023_999
+    assert 1.003 < run.slowdown < 1.007
+    low, high = run.median_bounds_s
+    assert run.ideal_s * 0.99 < low <= run.ideal_s <= high == run.max_s
