@@ -222,10 +222,11 @@ def test_rail_ring_runs_at_line_rate_on_rails_and_collides_on_a_top_of_rack_fat_
 def test_fat_tree_packet_and_fluid_agree_on_the_same_paths():
     """A 2 MB-class permutation on the k = 8 fat tree (128 hosts, 500 kB each, 1 µs links) in the
     packet model and in the fluid on the packet model's own ECMP paths: the median flow within
-    12 %, the slowest within 5 % (the fluid has no queues and no transport dynamics). The same
-    bounds hold for the 2 MB permutations benchmarks/bench_scale.py runs, too long for a unit
-    test (1,024 hosts: +2.2 % / +0.2 %; 4,394: -11 % / +0.3 %; 8,192: -2.9 % / +0.3 %; chapter 5's
-    table). Spraying: the packet model's queues make it slower than the fluid's line rate, by
+    12 %, the slowest within 5 %, of the packet model's figures (the fluid has no queues and no
+    transport dynamics). The 2 MB permutations benchmarks/bench_scale.py runs, too long for a unit
+    test, give, from the fluid's figures, +2.3 % / +0.2 % at 1,024 hosts, -11.2 % / +0.3 % at 4,394
+    and -2.8 % / +0.3 % at 8,192 (chapter 5's table); from the packet model's, the 4,394-host
+    median is 12.6 % off, just outside this test's bound. Spraying: the packet model's queues make it slower than the fluid's line rate, by
     less than 20 % (1.13-1.14x at 1k-8k hosts)."""
     packet = experiments.fat_tree_pattern("ecmp", 8, bytes_per_host=500_000, seed=0, propagation_s=1e-6)
     fluid = experiments.fluid_on_packet_paths(8, 500_000, seed=0, propagation_s=1e-6)
@@ -363,3 +364,18 @@ def test_ecmp_all_to_all_at_a_million_hosts_is_within_a_percent_of_the_ideal():
     assert 1.003 < run.slowdown < 1.007
     low, high = run.median_bounds_s
     assert run.ideal_s * 0.99 < low <= run.ideal_s <= high == run.max_s
+
+
+def test_the_appendix_table_measures_every_row_from_the_fluid():
+    """Review 4, M4: the appendix's percentages mixed two bases (+2.2 and -2.9 from the packet model's
+    median, -11 from the fluid's). The medians as benchmarks/README.md records them (bench_scale.py, 2 MB,
+    seed 1): packet / fluid on the packet's paths, in µs; each row's percentage is (packet - fluid) / fluid."""
+    import re
+    from pathlib import Path
+    recorded = {"1,024": (837.3, 818.5), "4,394": (438.1, 493.5), "8,192": (1039.5, 1069.6)}
+    text = (Path(__file__).parents[2] / "book" / "appendix-simulator.md").read_text(encoding="utf-8")
+    for hosts, (packet, fluid) in recorded.items():
+        row = re.search(rf"^\| {hosts} \(\d+\) \| [^|]*\(([−+-][\d.]+) %\)", text, re.M)
+        assert row, hosts
+        shown = float(row.group(1).replace("−", "-"))
+        assert shown == round(100 * (packet - fluid) / fluid, 1), (hosts, shown)
