@@ -441,3 +441,15 @@ def test_the_consoles_print_what_they_say():
     assert total == sum(tiers) and len(tiers) == int(words[0]) and "per tier" not in " ".join(words[:5])
     ch02 = _console_code("ch02-links.md")
     assert "4096" in ch02 and "4 KB" not in ch02 and "4 KiB" in ch02
+
+
+def test_failure_table_and_lab3_keys_state_their_conditions():
+    # review 31, F8: a dual-homed NIC "runs on" only when its ports act as one (a LAG, or NICs merged into
+    # one virtual NIC); a spine-link loss only if the fabric reroutes before the QPs' retries run out.
+    # F14: lab 3 said two hosts "hand out the same key values" as a rule (it is a coincidence of history).
+    ch09 = " ".join((ROOT / "book" / "ch09-optics-and-power.md").read_text(encoding="utf-8").split())
+    assert "act as one to the job" in ch09 and "nccl-issue-998" in ch09 and "nccl-issue-2192" in ch09
+    assert "before the queue pairs' retries run out" in ch09
+    lab03 = (ROOT / "labs" / "lab03-rdma.ipynb").read_text(encoding="utf-8")
+    assert "register in the same order and so hand out the same key values" not in lab03
+    assert "not a rule" in lab03
