@@ -36,7 +36,7 @@ import matplotlib.axes
 import matplotlib.figure
 import matplotlib.ticker
 
-from netlab import _mpl_speedups
+from netlab import _mpl_speedups, validate
 
 
 #: The two page backgrounds every colour must stand out from (the book theme's light and dark).
@@ -499,6 +499,34 @@ def figure(ncols: int = 1, nrows: int = 1, width_in: float = 6.4, height_in: flo
                  layout="constrained")
     axes = fig.subplots(nrows=nrows, ncols=ncols, **subplot_kw)
     return fig, axes
+
+
+def thin(xs: Sequence[float], ys: Sequence[float], max_points: int = 400) -> tuple[list[float], list[float]]:
+    """A long trace cut to at most ``max_points`` points that still draw the same line at a figure's
+    width: the points are split into ``max_points // 2`` runs in order, and each run keeps its lowest and
+    its highest point (in their order), so every peak and every trough survives. A trace already short
+    enough is returned as it is.
+
+    >>> thin([0, 1, 2, 3, 4, 5], [0, 5, 1, 4, 2, 3], max_points=4)
+    ([0, 1, 3, 4], [0, 5, 4, 2])
+    """
+    max_points = validate.integer("max_points", max_points, minimum=2)
+    if len(xs) != len(ys):
+        raise ValueError(f"xs and ys must have the same length, got {len(xs)} and {len(ys)}")
+    xs, ys = list(xs), list(ys)
+    if len(xs) <= max_points:
+        return xs, ys
+    runs = max_points // 2
+    out_x: list[float] = []
+    out_y: list[float] = []
+    for r in range(runs):
+        lo, hi = r * len(xs) // runs, (r + 1) * len(xs) // runs
+        low = min(range(lo, hi), key=ys.__getitem__)
+        high = max(range(lo, hi), key=ys.__getitem__)
+        for i in sorted({low, high}):
+            out_x.append(xs[i])
+            out_y.append(ys[i])
+    return out_x, out_y
 
 
 def apply_style(ax) -> None:

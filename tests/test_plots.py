@@ -251,3 +251,24 @@ def test_a_failed_save_leaves_the_next_draw_whole(build):
         plots._savefig(fig, io.BytesIO(), format="no-such-format")
     assert _mpl_speedups._LAYOUT_ONLY not in fig.__dict__
     assert "<path" in plots.figure_to_svg(fig)
+
+
+def test_thin_keeps_every_runs_peak_and_trough_in_order():
+    import random
+    rng = random.Random(5)
+    xs = [i * 0.02 for i in range(3001)]
+    ys = [rng.random() for _ in xs]
+    ys[1234], ys[2000] = 9.0, -9.0
+    tx, ty = plots.thin(xs, ys, 400)
+    assert len(tx) <= 400 and tx == sorted(tx)
+    assert max(ty) == 9.0 and min(ty) == -9.0
+    # each of the 200 runs of 15 points keeps its own lowest and highest value (by hand: run r is xs[15r:15r+15])
+    for r in range(200):
+        run = ys[15 * r:15 * r + 15]
+        assert min(run) in ty and max(run) in ty
+    assert all(ys[round(x / 0.02)] == y for x, y in zip(tx, ty))      # points kept, never made up
+    assert plots.thin([1, 2], [3, 4], 400) == ([1, 2], [3, 4])
+    with pytest.raises(ValueError, match="max_points"):
+        plots.thin(xs, ys, 1)
+    with pytest.raises(ValueError, match="same length"):
+        plots.thin([1, 2], [3], 10)
