@@ -35,3 +35,12 @@ def test_every_exercise_is_checked_against_tempting_wrong_answers(path):
     assert len(exercises) >= 3
     for ex in exercises:
         assert f"{ex}:" in checks[0], f"{path.name}: {ex} has no tempting wrong answers checked"
+
+
+def test_lab04_credits_text_says_where_its_worked_figures_hold():
+    """Review 4 L2: 83.2 ns and 0.49 µs hold at 400 Gb/s and 100 m only, and the exercise's variants run
+    100-800 Gb/s over 30-200 m, so the text must tie each figure to its rate and length."""
+    nb = json.loads((LABS[0].parent / "lab04-infiniband-vs-ethernet.ipynb").read_text(encoding="utf-8"))
+    text = next("".join(c["source"]) for c in nb["cells"] if ":label: ex-lab04-credits" in "".join(c["source"]))
+    flat = " ".join(text.split())
+    assert "83.2 ns to serialize at 400 Gb/s" in flat and "0.49 µs one way at that length" in flat, flat
