@@ -418,7 +418,8 @@ def fit_narrow(fig) -> None:
     for 6.4 inches can be wider than the figure (and be cut at its edges), and a legend inside
     the axes covers more of the data. Here every title and x-axis label wider than the figure
     is wrapped onto more lines, and each axes' legend moves under its axes, in as many columns
-    as fit the width; the figure grows by the legend's height, so the plot keeps its size.
+    as fit the width (a label wider than the figure on its own is wrapped too); the figure grows
+    by the legend's height, so the plot keeps its size.
     """
     with _mpl_speedups._active():
         _fit_narrow(fig)
@@ -469,11 +470,22 @@ def _fit_narrow(fig) -> None:
         # from the bottom of the axes to the bottom of its x-axis (tick labels and label), in points
         below = max(0.0, ax.get_window_extent(renderer).y0 - ax.xaxis.get_tightbbox(renderer).y0)
         shift = ScaledTranslation(0, -(below / fig.dpi + 4 / 72), fig.dpi_scale_trans)
+        # centred under the axes, a legend wider than the axes makes the layout engine narrow the axes
+        # until its overhang fits: keep it within the axes' width (the figure less the y-axis' labels,
+        # with a fifth to spare for the layout's pads), in fewer columns, then with its labels wrapped
+        width = 0.8 * (room - ax.yaxis.get_tightbbox(renderer).width)
         for ncols in range(len(labels), 0, -1):
             legend = ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
                                bbox_transform=ax.transAxes + shift, ncols=ncols, **options)
-            if legend.get_window_extent(renderer).width <= room:
+            if legend.get_window_extent(renderer).width <= width:
                 break
+        chars = max(map(len, labels), default=0)
+        while legend.get_window_extent(renderer).width > width and chars > 8:
+            chars -= 2
+            for text, label in zip(legend.get_texts(), labels):
+                if "$" not in label:        # (mathtext is not wrapped)
+                    text.set_text("\n".join(textwrap.wrap(label, chars, break_long_words=False,
+                                                           break_on_hyphens=False)))
         fig.set_figheight(fig.get_figheight() + legend.get_window_extent(renderer).height / fig.dpi + 0.05)
         if k + 1 < len(with_legend):
             _lay_out(fig, renderer)             # the next axes is measured in the new layout

@@ -272,3 +272,23 @@ def test_thin_keeps_every_runs_peak_and_trough_in_order():
         plots.thin(xs, ys, 1)
     with pytest.raises(ValueError, match="same length"):
         plots.thin([1, 2], [3], 10)
+
+
+def test_a_narrow_figure_wraps_a_legend_wider_than_its_axes():
+    # lab 1's phone figure: its one legend label ("under one 4,096-token sequence per GPU (> 976 GPUs)") is
+    # wider than the axes; moved under them unwrapped, the layout engine squeezed the axes to 10 % of the
+    # figure and printed "constrained_layout not applied" on the page
+    import warnings
+
+    from netlab.training import figures as training_figures
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with plots.narrow_figures():
+            fig = training_figures.draw_scaling_efficiency(7e9, 400e9, 0.0, 400e12, 5e-6)
+            plots.fit_narrow(fig)
+        fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    assert ax.get_position().width > 0.6
+    assert ax.get_legend().get_window_extent(renderer).width <= ax.get_window_extent(renderer).width
+    assert "4,096-token" in ax.get_legend().get_texts()[0].get_text()      # words are never cut

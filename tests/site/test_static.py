@@ -64,6 +64,18 @@ def test_explorers_carry_every_frame(site_root, page):
     assert not (problems := static_checks.explorer_problems(site_root, page)), _explain(problems)
 
 
+def test_no_page_prints_a_python_warning(site_root):
+    """A warning a lab's cell printed (stderr) is noise to a reader and a sign of a broken figure: lab 1's phone
+    figure printed matplotlib's "constrained_layout not applied" while its axes were squeezed to a sliver."""
+    problems = []
+    for page in content_pages(site_root):
+        text = (site_root / page).read_text(encoding="utf-8", errors="replace")
+        problems += [f"{page}: {m.group(0)[:120]}"
+                     for m in re.finditer(r"\b\w*(?:Warning|Error): [^<\n]*", text)
+                     if 'class="output stderr' in text[max(0, m.start() - 3000):m.start()]]
+    assert not problems, _explain(problems)
+
+
 def test_every_page_is_reachable(site_root):
     """No orphan page (e.g. a stale output of an older build): each is linked from another page."""
     pages = content_pages(site_root)
