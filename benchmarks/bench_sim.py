@@ -383,7 +383,7 @@ def htsim_matrix_text(n_hosts: int, flows) -> str:
 def permutation_flows(n_hosts: int, n_bytes: int, seed: int):
     """The (src, dst, bytes) flows :func:`permutation` runs for ``seed`` (the same draw as
     run_pattern's), so htsim and netlab carry the same traffic matrix."""
-    return _flows("permutation", list(range(n_hosts)), FABRIC[2], n_bytes, random.Random(seed))
+    return _flows("permutation", list(range(n_hosts)), lambda h: h // FABRIC[2], n_bytes, random.Random(seed))
 
 
 def incast_flows(n_bytes: int):
