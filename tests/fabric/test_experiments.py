@@ -288,6 +288,17 @@ class _CrcSeedPerTier(_Blake2b):
                           % len(candidates)]
 
 
+class _CrcBitsPerTier(_Blake2b):
+    """The packet model's CRC-32 and salt, but each tier reads other bits of it (low, 8-15, 16-23)."""
+
+    def choose(self, switch, packet, candidates):
+        import struct
+        from zlib import crc32
+        shift = {"edge": 0, "agg": 8, "core": 16}[switch.name.rstrip("0123456789")]
+        words = struct.pack("<4I", packet.src, packet.dst, packet.entropy & 0xFFFFFFFF, switch.salt)
+        return candidates[(crc32(words) >> shift) % len(candidates)]
+
+
 def test_a_linear_hash_polarizes_whatever_its_seed_and_a_non_linear_one_does_not():
     # review 3, C1: the appendix said real switches cure polarization with "a different hash or seed per
     # tier". A CRC is affine, so a seed (per switch, as the model has, or per tier) only XORs a constant into
@@ -298,6 +309,7 @@ def test_a_linear_hash_polarizes_whatever_its_seed_and_a_non_linear_one_does_not
     per_tier = max(experiments.ecmp_link_loads(16, seed=1, load_balancer=_CrcSeedPerTier()).values())
     mixed = max(experiments.ecmp_link_loads(16, seed=1, load_balancer=_Blake2b()).values())
     assert mixed <= 7
+    assert max(experiments.ecmp_link_loads(16, seed=1, load_balancer=_CrcBitsPerTier()).values()) <= 7
     assert crc >= 2 * mixed and per_tier >= 2 * mixed, (crc, per_tier, mixed)
 
 
