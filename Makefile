@@ -14,6 +14,10 @@ export NETLAB_SITE_DIR := $(abspath $(SITE))
 # The in-page calculators' Python runtime (Pyodide, pinned and hash-checked: book/_ext/netlab_pyodide.py),
 # downloaded once into this cache; an offline rebuild reuses it, and `make clean` leaves it.
 export NETLAB_PYODIDE_CACHE := $(abspath .cache/pyodide)
+# matplotlib's settings and font list of its own, beside the project: a font list another matplotlib left in
+# ~/.cache can lack matplotlib's bundled fonts (STIX, Computer Modern), and eight labs then printed
+# 'findfont: Font family ... not found' on their pages
+export MPLCONFIGDIR := $(abspath .cache/matplotlib)
 # Each notebook runs once: nbmake executes copies in $(SRC) and keeps their outputs; the book is then
 # built from the copies with execution off. ($(SRC) sits beside $(BUILD_DIR): nbmake skips `_build`.)
 SRC := $(BUILD_DIR)-src
