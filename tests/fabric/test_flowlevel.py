@@ -379,3 +379,25 @@ def test_the_appendix_table_measures_every_row_from_the_fluid():
         assert row, hosts
         shown = float(row.group(1).replace("−", "-"))
         assert shown == round(100 * (packet - fluid) / fluid, 1), (hosts, shown)
+
+
+def test_chapter_5_all_to_all_figures_by_hand():
+    """Chapter 5's all-to-all on 1,024,000 hosts (k = 160), checked by hand: a NIC sends (n - 1) x 2 MB at
+    the payload rate 100 Gb/s x 4096/4160, 166.4 s; a host link carries n - 1 flows, an edge uplink n - k/2
+    and a core link n - k^2/4; the spraying run finishes at that bound, and the ECMP run 1.0045-1.0056x it."""
+    import re
+    from pathlib import Path
+    k, n = 160, 160 ** 3 // 4
+    eff = specs.value("sim.assume.mtu") / (specs.value("sim.assume.mtu") + specs.value("sim.assume.header"))
+    bound = (n - 1) * 2_000_000 * 8 / (100e9 * eff)
+    assert round(bound, 1) == 166.4 and (n - 1, n - k // 2, n - k * k // 4) == (1_023_999, 1_023_920, 1_017_600)
+    sprayed = fl.fat_tree_all_to_all(k, 100e9, scheme="spray", n_bytes=2_000_000, propagation_s=0.0,
+                                     payload_fraction=eff)
+    assert sprayed.max_s == pytest.approx(bound, rel=1e-9)
+    hashed = fl.fat_tree_all_to_all(k, 100e9, scheme="ecmp", n_bytes=2_000_000, propagation_s=0.0,
+                                    payload_fraction=eff, seed=1)
+    assert 1.0045 - 5e-5 <= hashed.max_s / bound <= 1.0056 + 5e-5
+    text = " ".join((Path(__file__).parents[2] / "book" / "ch05-fabrics-at-scale.md").read_text().split())
+    for figure in ("166.4 s", "n − 1 = 1,023,999", "n − k/2 = 1,023,920", "n − k²/4 = 1,017,600", "1.0045-1.0056×"):
+        assert figure in text, figure
+    assert re.search(r"8\.7× the ideal", text)
