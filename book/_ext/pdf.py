@@ -107,32 +107,75 @@ def _key(page: str) -> str:
     return "p-" + re.sub(r"[^A-Za-z0-9]+", "-", page.removesuffix(".html")).strip("-")
 
 
-def _article(root: Path, page: str, pages: set[str], site_url: str = "") -> str:
+def _parse(root: Path, page: str):
+    """``page`` of the site as BeautifulSoup reads it (Python's html.parser)."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def _classes(el) -> list[str]:
+    """The classes of ``el``, as a CSS class selector (soupsieve's) matches them."""
+    classes = el.get("class") or []
+    return classes.split() if isinstance(classes, str) else classes
+
+
+def _reading_column(soup):
+    """The page's ``<article class="bd-article">`` (CSS ``article.bd-article``: the first in document
+    order), else its body. find() with a test walks the tree as soupsieve's select_one did, at less cost."""
+    return soup.find(lambda el: el.name == "article" and "bd-article" in _classes(el)) or soup.body
+
+
+def _article(root: Path, page: str, pages: set[str], site_url: str = "", soup=None) -> str:
     """The reading column of ``page`` with ids, links and image paths rewritten for one document.
 
     A link to a file of the site that is not a page (a diagram's SVG, a download) points at the published
     site (``site_url``), or is plain text without one: a path into the print's temporary folder is dead.
+    ``soup``: the page already parsed (:func:`_parse`), which this changes; else the page is read here.
     """
-    from bs4 import BeautifulSoup
+    from bs4 import Tag
 
-    soup = BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
-    article = soup.select_one("article.bd-article") or soup.body
+    if soup is None:
+        soup = _parse(root, page)
+    article = _reading_column(soup)
     key, folder = _key(page), posixpath.dirname(page)
-    for el in article.select("script, .netlab-explorer-frames"):
+    # find_all with a test, in document order, finds what the CSS selectors "script, .netlab-explorer-frames"
+    # found (soupsieve took seconds over the book's 46 pages)
+    for el in article.find_all(lambda el: el.name == "script" or "netlab-explorer-frames" in _classes(el)):
         el.decompose()
-    for el in article.find_all("details"):      # hidden outputs and predict-first results: printed open
+    # then one walk over the rest finds what each find_all below found in a walk of its own: the changes
+    # below remove no element, and each element's change is its own (none reads another element)
+    details, hidden, with_id, h2s, links, images = [], [], [], [], [], []
+    for el in article.descendants:
+        if not isinstance(el, Tag):
+            continue
+        name = el.name
+        if name == "details":
+            details.append(el)
+        if "toggle-hidden" in _classes(el):
+            hidden.append(el)
+        if el.get("id") is not None:
+            with_id.append(el)
+            if name == "h2":
+                h2s.append(el)
+        if name == "a" and el.get("href") is not None:
+            links.append(el)
+        if name == "img" and el.get("src") is not None:
+            images.append(el)
+    for el in details:                          # hidden outputs and predict-first results: printed open
         el["open"] = ""
-    for el in article.select(".toggle-hidden"):
+    for el in hidden:
         el["class"] = [c for c in el["class"] if c != "toggle-hidden"]
-    for el in article.find_all(id=True):
+    for el in with_id:
         el["id"] = f"{key}--{el['id']}"
-    for h2 in article.find_all("h2", id=True):   # a heading with an id of its own (the registry's): its text links
+    for h2 in h2s:                               # a heading with an id of its own (the registry's): its text links
         link = soup.new_tag("a", href=f"#{h2['id']}")   # to itself, so Chromium writes the id as a named destination
         link["class"] = "pdf-self-link"                 # (it writes only the ids a link points to) for its bookmark
         for child in list(h2.children):
             link.append(child.extract())
         h2.append(link)
-    for a in article.find_all("a", href=True):
+        links.append(link)
+    for a in links:
         href = a["href"]
         if re.match(r"^[a-z]+:", href) or href.startswith("//"):
             continue
@@ -144,7 +187,7 @@ def _article(root: Path, page: str, pages: set[str], site_url: str = "") -> str:
             a["href"] = site_url.rstrip("/") + "/" + posixpath.normpath(posixpath.join(folder, href))
         elif path:
             del a["href"]
-    for img in article.find_all("img", src=True):
+    for img in images:
         if not img["src"].startswith(("data:", "http")):
             img["src"] = posixpath.normpath(posixpath.join(folder, img["src"]))
         img["loading"] = "eager"
@@ -162,8 +205,9 @@ def _stylesheets(root: Path, first: str) -> str:
     return "\n".join(links)
 
 
-def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> str:
-    """The book as one HTML document, with ``numbers`` (page -> its first page) in the contents, if given."""
+def document(root: Path, order, numbers: dict[str, int] | None, meta: dict, articles: list[str] | None = None) -> str:
+    """The book as one HTML document, with ``numbers`` (page -> its first page) in the contents, if given.
+    ``articles``: each page's :func:`_article` (with ``meta``'s url), in ``order``, if already made."""
     pages = {p for p, _, _ in order}
     toc, part = [], None
     for page, title, caption in order:
@@ -179,7 +223,9 @@ def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> s
              f'{" from " + html.escape(meta["url"]) if meta["url"] else ""}.</p>'
              '<p>Figures come from netlab\'s hardware registry; each is cited with its source and status. '
              'The labs run in Jupyter; their widgets appear here in their default setting.</p></section>')
-    body = "".join(_article(root, page, pages, meta.get("url", "")) for page, _, _ in order)
+    if articles is None:
+        articles = [_article(root, page, pages, meta.get("url", "")) for page, _, _ in order]
+    body = "".join(articles)
     return (f'<!DOCTYPE html><html lang="en" data-theme="light" data-mode="light"><head><meta charset="utf-8">'
             f'<title>{html.escape(meta["title"])}</title>{_stylesheets(root, order[0][0])}<style>{PRINT_CSS}</style>'
             f'</head><body><main class="pdf-book">{cover}'
@@ -190,27 +236,32 @@ def document(root: Path, order, numbers: dict[str, int] | None, meta: dict) -> s
 def outline(root: Path, order) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """The bookmarks: each page's title as its heading reads (section number included), with its h2
     headings beneath, each with the named destination Chromium writes for its id."""
-    from bs4 import BeautifulSoup
+    return [_outline_item(_parse(root, page), page, title) for page, title, _ in order]
 
-    items = []
-    for page, title, _ in order:
-        soup = BeautifulSoup((root / page).read_text(encoding="utf-8"), "html.parser")
-        article = soup.select_one("article.bd-article") or soup.body
-        for el in article.select(".headerlink"):
-            el.decompose()
-        h1 = article.find("h1")
-        key = _key(page)
-        children = []
-        for h2 in article.find_all("h2"):
-            section = h2.find_parent("section")
-            anchor = h2.get("id") or (section.get("id") if section is not None else None)
-            if anchor:
-                children.append((_heading(h2), f"{key}--{anchor}"))
-        items.append((_heading(h1) if h1 else title, key, children))
-    return items
+
+def _outline_item(soup, page: str, title: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """``page``'s bookmark (see :func:`outline`), from the page as parsed, which this leaves as it is (the
+    book's build then prints that same parse: each page is parsed once)."""
+    article = _reading_column(soup)
+    h1 = article.find("h1")
+    key = _key(page)
+    children = []
+    for h2 in article.find_all("h2"):
+        section = h2.find_parent("section")
+        anchor = h2.get("id") or (section.get("id") if section is not None else None)
+        if anchor:
+            children.append((_heading(h2), f"{key}--{anchor}"))
+    return (_heading(h1) if h1 else title, key, children)
 
 
 def _heading(el) -> str:
+    """A heading's text without its permalink ("#"): read from a copy of the heading, whose permalinks are
+    taken out, so the page itself is not changed."""
+    import copy
+
+    el = copy.copy(el)
+    for link in el.find_all(lambda e: "headerlink" in _classes(e)):
+        link.decompose()
     return " ".join(el.get_text(" ", strip=True).split()).replace(" .", ".")
 
 
@@ -223,13 +274,17 @@ def _pdf_name(name: str) -> bytes:
     return b"/" + "".join(c if c.isalnum() or c in "-_." else f"#{ord(c):02X}" for c in name).encode()
 
 
-def _updated(data: bytes, reader, objects: dict[int, bytes]) -> bytes:
+def _updated(data: bytes, reader, objects: dict[int, bytes], size: int | None = None) -> bytes:
     """``data`` (a PDF read by ``reader``) followed by an incremental update that holds ``objects`` (object
-    number -> its body), their cross-reference section and a trailer pointing back to the previous one."""
+    number -> its body), their cross-reference section and a trailer pointing back to the previous one.
+
+    ``size``: the /Size of ``data``'s last trailer, when ``reader`` read an earlier state of the file (the
+    same file before an update of ours, which changed no trailer entry but /Size, /Prev and the objects
+    it replaced); else the reader's /Size."""
     from io import BytesIO
 
     trailer = reader.trailer
-    size = int(trailer["/Size"])
+    size = int(trailer["/Size"]) if size is None else size
     prev = int(re.findall(rb"startxref\s+(\d+)", data)[-1])
     tail = BytesIO()
     tail.write(b"\n")
@@ -241,7 +296,7 @@ def _updated(data: bytes, reader, objects: dict[int, bytes]) -> bytes:
     tail.write(b"xref\n")
     for num in sorted(objects):
         tail.write(b"%d 1\n%010d 00000 n \n" % (num, offsets[num]))
-    new_size = max(size, max(objects) + 1)
+    new_size = _size_after(size, objects)
     tail.write(b"trailer\n<< /Size %d /Root %d 0 R /Prev %d" % (new_size, trailer.raw_get("/Root").idnum, prev))
     if "/Info" in trailer:
         tail.write(b" /Info %d 0 R" % trailer.raw_get("/Info").idnum)
@@ -252,21 +307,32 @@ def _updated(data: bytes, reader, objects: dict[int, bytes]) -> bytes:
     return data + tail.getvalue()
 
 
-def write_outline(pdf_path: Path, items) -> int:
+def _size_after(size: int, objects: dict[int, bytes]) -> int:
+    """The /Size of a PDF whose last /Size was ``size`` after an update that writes ``objects``."""
+    return max(size, max(objects) + 1)
+
+
+def write_outline(pdf_path: Path, items, reader=None, size: int | None = None) -> int:
     """Replace the PDF's bookmarks with ``items`` (see :func:`outline`), by an incremental update
     appended to the file (the book is not rewritten: a new catalog, the outline's objects, their
     cross-reference section). Chromium's own outline ran words together at line breaks and
-    repeated titles. Returns the number of bookmarks."""
+    repeated titles. Returns the number of bookmarks.
+
+    ``reader`` and ``size``: a pypdf reader of the file as Chromium wrote it and the /Size of the file now,
+    when only :func:`_lay_over` updated it since (it replaced page objects by ones with the same number,
+    annotations and place in the page tree, and left the catalog, names and trailer entries alone, so the
+    reader answers what one of the file now would; reading the 160,000 objects again cost 1.5 CPU-s)."""
     from io import BytesIO
 
     from pypdf import PdfReader
     from pypdf.generic import NameObject
 
     data = pdf_path.read_bytes()
-    reader = PdfReader(BytesIO(data))
+    if reader is None:
+        reader = PdfReader(BytesIO(data))
     trailer = reader.trailer
     root_ref = trailer.raw_get("/Root")
-    size = int(trailer["/Size"])
+    size = int(trailer["/Size"]) if size is None else size
     catalog = reader.trailer["/Root"]
     numbers = iter(range(size, size + 1 + len(items) + sum(len(c) for _, _, c in items)))
     top = next(numbers)
@@ -292,24 +358,32 @@ def write_outline(pdf_path: Path, items) -> int:
 
     # a heading whose id Chromium did not write as a destination (it writes those a link points to): its
     # bookmark opens the first page, from its part's start on, where its text is
-    named = {str(k).lstrip("/") for k in reader.named_destinations}
+    destinations = reader.named_destinations     # pypdf makes this dictionary anew at each use
+    named = {str(k).lstrip("/") for k in destinations}
     missing = [(i, j) for i, (_, dest, kids) in enumerate(items) for j, (_, d) in enumerate(kids) if d not in named]
     if missing:
         import pypdfium2 as pdfium
 
         squeeze = lambda s: re.sub(r"\W+", "", s).lower()  # noqa: E731
         doc = pdfium.PdfDocument(str(pdf_path))
+        texts: dict[int, str] = {}      # a page's text, read when a search first reaches it (the search
+                                        # finds the same page as over all the pages' texts, read first)
+
+        def text(k: int) -> str:
+            if k not in texts:
+                texts[k] = squeeze(doc[k].get_textpage().get_text_bounded())
+            return texts[k]
+
         try:
-            texts = [squeeze(doc[k].get_textpage().get_text_bounded()) for k in range(len(doc))]
+            items = [(title, dest, list(kids)) for title, dest, kids in items]
+            for i, j in missing:
+                parent = destinations.get("/" + items[i][1]) or destinations.get(items[i][1])
+                start = reader.get_destination_page_number(parent) if parent is not None else 0
+                title, _ = items[i][2][j]
+                page = next((k for k in range(start, len(doc)) if squeeze(title) in text(k)), start)
+                items[i][2][j] = (title, reader.pages[page].indirect_reference)
         finally:
             doc.close()
-        items = [(title, dest, list(kids)) for title, dest, kids in items]
-        for i, j in missing:
-            parent = reader.named_destinations.get("/" + items[i][1]) or reader.named_destinations.get(items[i][1])
-            start = reader.get_destination_page_number(parent) if parent is not None else 0
-            title, _ = items[i][2][j]
-            page = next((k for k in range(start, len(texts)) if squeeze(title) in texts[k]), start)
-            items[i][2][j] = (title, reader.pages[page].indirect_reference)
     first, last, count = chain(top, items)
     objects[top] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (first, last, count)
     out = BytesIO()
@@ -323,15 +397,13 @@ def write_outline(pdf_path: Path, items) -> int:
         out.write(b" ")
     out.write(b"/Outlines %d 0 R /PageMode /UseOutlines >>" % top)
     objects[root_ref.idnum] = out.getvalue()
-    pdf_path.write_bytes(_updated(data, reader, objects))
+    pdf_path.write_bytes(_updated(data, reader, objects, size))
     return sum(1 + len(c) for _, _, c in items)
 
 
-def _start_pages(pdf_path: Path, order) -> dict[str, int]:
-    """The first page of each book page: Chromium writes every id of the document as a named destination."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(str(pdf_path))
+def _start_pages(reader, order) -> dict[str, int]:
+    """The first page of each book page (``reader``: pypdf's of the printed book): Chromium writes every
+    id of the document as a named destination."""
     named = reader.named_destinations
     found = {}
     for page, _, _ in order:
@@ -355,11 +427,13 @@ NUMBERS_ONLY = """(numbers) => {
 }"""
 
 
-async def _print(html_path: Path, book_pdf: Path, numbers_pdf: Path, order) -> dict[str, int]:
-    """Print the book into ``book_pdf`` and return where each part starts; then print its first pages, up
-    to the end of the contents, into ``numbers_pdf``: the same document in the same page, laid out the
-    same way, showing nothing but the contents' page numbers."""
+async def _print(html_path: Path, book_pdf: Path, numbers_pdf: Path, order):
+    """Print the book into ``book_pdf`` and return where each part starts, with the pypdf reader of the
+    book that said so; then print its first pages, up to the end of the contents, into ``numbers_pdf``:
+    the same document in the same page, laid out the same way, showing nothing but the contents' page
+    numbers."""
     from playwright.async_api import async_playwright
+    from pypdf import PdfReader
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -372,7 +446,8 @@ async def _print(html_path: Path, book_pdf: Path, numbers_pdf: Path, order) -> d
         await page.evaluate("document.fonts.ready")
         await page.pdf(path=str(book_pdf), print_background=True, outline=True, tagged=True,
                        display_header_footer=True, footer_template=FOOTER, **PAGE)
-        numbers = _start_pages(book_pdf, order)
+        reader = PdfReader(str(book_pdf))
+        numbers = _start_pages(reader, order)
         if numbers:
             await page.evaluate(NUMBERS_ONLY, {_key(p): str(n) for p, n in numbers.items()})
             # the same header and footer room (the footer left empty), only the pages before the first part
@@ -380,24 +455,26 @@ async def _print(html_path: Path, book_pdf: Path, numbers_pdf: Path, order) -> d
                            print_background=False, outline=False, tagged=False, display_header_footer=True,
                            footer_template="<div></div>", **PAGE)
         await browser.close()
-    return numbers
+    return numbers, reader
 
 
-def _lay_over(book_pdf: Path, numbers_pdf: Path, result: Path) -> None:
+def _lay_over(book_pdf: Path, numbers_pdf: Path, result: Path, book=None) -> int:
     """``book_pdf`` with each page of ``numbers_pdf`` drawn over the same page, written to ``result``.
 
     An incremental update appended to the book (the book is not rewritten, so its outline, named
     destinations, links and tagged structure stay as Chromium wrote them): each page of the numbers
     becomes a form XObject with its own resources, and the book's page draws it after its own content
     (which is wrapped in q/Q, so the form starts from the page's initial graphics state). pypdf's own
-    merge_page with an incremental writer took about 14 CPU-s here for the 640-page book."""
+    merge_page with an incremental writer took about 14 CPU-s here for the 640-page book.
+
+    ``book``: pypdf's reader of ``book_pdf``, if there is one already. Returns the /Size of ``result``."""
     from io import BytesIO
 
     from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, NumberObject, StreamObject
 
     data = book_pdf.read_bytes()
-    book, numbers = PdfReader(BytesIO(data)), PdfReader(str(numbers_pdf))
+    book, numbers = book or PdfReader(BytesIO(data)), PdfReader(str(numbers_pdf))
     objects: dict[int, bytes] = {}
     fresh = iter(range(int(book.trailer["/Size"]), 1 << 30))
     copied: dict[int, int] = {}          # object of the numbers' PDF -> its number in the book
@@ -471,15 +548,19 @@ def _lay_over(book_pdf: Path, numbers_pdf: Path, result: Path) -> None:
         write(updated, out, own=False)
         objects[page.indirect_reference.idnum] = out.getvalue()
     result.write_bytes(_updated(data, book, objects))
+    return _size_after(int(book.trailer["/Size"]), objects)
 
 
-def misplaced_numbers(pdf_path: Path, order, numbers: dict[str, int]) -> list[str]:
+def misplaced_numbers(pdf_path: Path, order, numbers: dict[str, int], reader=None) -> list[str]:
     """Each part's number must be the only number on the first line of its entry in the contents, right of
-    its title's link (the link's rectangle, written by Chromium, marks the line). The problems found."""
+    its title's link (the link's rectangle, written by Chromium, marks the line). The problems found.
+    ``reader``: pypdf's of the book as Chromium printed it, if there is one (:func:`_lay_over` leaves the
+    pages' links as they are); the text is read from ``pdf_path``."""
     import pypdfium2 as pdfium
     from pypdf import PdfReader
 
-    reader = PdfReader(str(pdf_path))
+    if reader is None:
+        reader = PdfReader(str(pdf_path))
     last = min(numbers.values()) - 1 if numbers else 0
     links: dict[str, tuple[int, list[float]]] = {}      # part -> (page, rectangle of its title's first line)
     for i in range(last):
@@ -530,21 +611,31 @@ def build(root: Path, out: Path, meta: dict | None = None) -> dict:
             (shadow / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
         html_path = shadow / "netlab-print.html"
         book_pdf, numbers_pdf = Path(tmp) / "book.pdf", Path(tmp) / "numbers.pdf"
-        html_path.write_text(document(root, order, None, meta), encoding="utf-8")
+        # each page is parsed once: its bookmarks are read from the parse, which its article then changes
+        pages, items, articles = {p for p, _, _ in order}, [], []
+        for page, title, _ in order:
+            soup = _parse(root, page)
+            items.append(_outline_item(soup, page, title))
+            articles.append(_article(root, page, pages, meta["url"], soup=soup))
+            del soup
+        html_path.write_text(document(root, order, None, meta, articles), encoding="utf-8")
+        del articles
         # Printed once; the page numbers of the contents are then printed in the same page, alone, and laid
         # over the book's first pages. (An earlier overlay printed another document, the contents without
         # the book, whose lines drifted from the book's by up to a line; this one is the book's own layout,
         # and each number is checked to sit on its part's line, right of the link to it.)
-        numbers = asyncio.run(_print(html_path, book_pdf, numbers_pdf, order))
+        # pypdf reads the printed book once (1.5 CPU-s for its 160,000 objects): the updates below replace
+        # no object but the pages' (same numbers, same links, same page tree), so the reader serves them all
+        numbers, reader = asyncio.run(_print(html_path, book_pdf, numbers_pdf, order))
+        size = None
         if numbers:
-            _lay_over(book_pdf, numbers_pdf, out)
-            if problems := misplaced_numbers(out, order, numbers):
+            size = _lay_over(book_pdf, numbers_pdf, out, reader)
+            if problems := misplaced_numbers(out, order, numbers, reader):
                 raise RuntimeError("pdf: the contents' page numbers are not where they belong:\n" + "\n".join(problems))
         else:
             shutil.copyfile(book_pdf, out)
-        from pypdf import PdfReader
-        n = len(PdfReader(str(out)).pages)
-    bookmarks = write_outline(out, outline(root, order))
+        n = len(reader.pages)
+    bookmarks = write_outline(out, items, reader, size)
     return {"bookmarks": bookmarks, "pages": n, "chapters": len(order), "numbered": len(numbers), "seconds": time.perf_counter() - started}
 
 
