@@ -71,3 +71,31 @@ class SiteServer:
     def __exit__(self, *exc) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+_SOUPS: dict[tuple, object] = {}
+
+
+def page_soup(path: Path, errors: str = "strict", keep: bool = True):
+    """The page at ``path`` as ``BeautifulSoup(path.read_text(encoding="utf-8", errors=errors), "html.parser")``
+    makes it, parsed once and shared by the checks that read the same page: do not change it (change a
+    copy). A file rewritten since (another size or time) is parsed anew. ``keep=False``: the last check
+    to read it takes it out of the store (a parsed page is megabytes of objects, which every full pass
+    of Python's garbage collector walks while it is kept)."""
+    from bs4 import BeautifulSoup
+
+    path = Path(path).resolve()
+    stat = path.stat()
+    key: tuple = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _SOUPS:
+        try:    # a page in UTF-8 reads the same whatever ``errors`` says: one parse serves every caller
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            if errors == "strict":
+                raise
+            key += (errors,)    # characters replaced: another text than a strict read's, so another key
+            text = None
+        if key not in _SOUPS:
+            _SOUPS[key] = BeautifulSoup(text if text is not None else path.read_text(encoding="utf-8", errors=errors),
+                                        "html.parser")
+    return _SOUPS[key] if keep else _SOUPS.pop(key)

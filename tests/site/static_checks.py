@@ -187,10 +187,12 @@ def explorer_problems(root: Path, page_path: str) -> list[str]:
     text = (Path(root) / page_path).read_text(encoding="utf-8", errors="replace")
     if "netlab-explorer" not in text:
         return []
-    from bs4 import BeautifulSoup
+    from tests.site.sitefiles import page_soup
 
     problems = []
-    soup = BeautifulSoup(text, "html.parser")
+    # parsed once with the PDF's check of the labs' solutions (which runs first, in test_pdf.py); this
+    # check is the page's last reader, which takes it out of the store
+    soup = page_soup(Path(root) / page_path, errors="replace", keep=False)
     for k, root_el in enumerate(soup.select("div.netlab-explorer")):
         name = root_el.get("id") or f"explorer {k + 1}"
         inputs = root_el.select(".netlab-explorer-input")
