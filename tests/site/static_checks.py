@@ -28,6 +28,10 @@ FETCHING_RELS = {"stylesheet", "preload", "modulepreload", "prefetch", "icon", "
                  "manifest", "preconnect", "dns-prefetch", "prerender", "mask-icon"}
 CSS_URL = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)|url\(\s*["']?([^"')]+?)["']?\s*\)""", re.I)
 INLINE_LOAD = re.compile(r"""["'`]((?:https?:)?//[^"'`\s]+?\.(?:m?js|css|woff2?|ttf|otf|eot))(?:[?#][^"'`\s]*)?["'`]""", re.I)
+# the same pairs by tag, each tag's attributes in the set's order (the order _resources names them in)
+RESOURCE_ATTRS_BY_TAG: dict[str, list[str]] = {}
+for _tag, _attr in RESOURCE_ATTRS:
+    RESOURCE_ATTRS_BY_TAG.setdefault(_tag, []).append(_attr)
 NON_JS_TYPES = {"application/json", "text/x-thebe-config", "application/ld+json", "text/template", "math/tex"}
 IMAGE_FILE = re.compile(r"\.(png|svg|jpe?g|gif|webp)$", re.I)
 
@@ -85,8 +89,8 @@ def parse(path: Path) -> _Page:
 def _resources(page: _Page):
     """(description, url) of everything the page makes the browser fetch."""
     for tag, a in page.tags:
-        for t, attr in RESOURCE_ATTRS:
-            if tag == t and a.get(attr):
+        for attr in RESOURCE_ATTRS_BY_TAG.get(tag, ()):     # the pairs of RESOURCE_ATTRS for this tag
+            if a.get(attr):
                 urls = [u.strip().split()[0] for u in a[attr].split(",") if u.strip()] if attr == "srcset" else [a[attr]]
                 for url in urls:
                     yield f"<{tag} {attr}>", url
@@ -101,10 +105,9 @@ def _css_problems(css_path: Path, root: Path, seen: set[Path]) -> list[str]:
         return []
     seen.add(css_path)
     problems = []
-    text = re.sub(r"/\*.*?\*/", "", css_path.read_text(encoding="utf-8", errors="replace"), flags=re.S)
     rel = css_path.relative_to(root).as_posix() if css_path.is_relative_to(root) else css_path.name
-    for match in CSS_URL.finditer(text):
-        url = (match.group(1) or match.group(2) or "").strip()
+    stat = css_path.stat()
+    for url in _css_urls(css_path, stat.st_size, stat.st_mtime_ns):
         if not url or url.startswith(("data:", "#", "%23")):
             continue
         if is_external(url):
@@ -116,6 +119,14 @@ def _css_problems(css_path: Path, root: Path, seen: set[Path]) -> list[str]:
         elif target.suffix == ".css":
             problems.extend(_css_problems(target, root, seen))
     return problems
+
+
+@functools.lru_cache(maxsize=256)
+def _css_urls(css_path: Path, size: int, mtime_ns: int) -> tuple[str, ...]:
+    """The URLs a stylesheet names, outside comments, in order: read once per file (of that size and time),
+    not once per page that uses it."""
+    text = re.sub(r"/\*.*?\*/", "", css_path.read_text(encoding="utf-8", errors="replace"), flags=re.S)
+    return tuple((match.group(1) or match.group(2) or "").strip() for match in CSS_URL.finditer(text))
 
 
 def external_resources(root: Path, page_path: str) -> list[str]:
