@@ -173,8 +173,7 @@ def _article(root: Path, page: str, pages: set[str], site_url: str = "", soup=No
         link["class"] = "pdf-self-link"                 # (it writes only the ids a link points to) for its bookmark
         for child in list(h2.children):
             link.append(child.extract())
-        h2.append(link)
-        links.append(link)
+        h2.append(link)                          # (its href names the id as rewritten above: final)
     for a in links:
         href = a["href"]
         if re.match(r"^[a-z]+:", href) or href.startswith("//"):

@@ -205,3 +205,19 @@ def test_labs_print_with_their_solutions_and_no_dead_toggles(book, site_root):
             if words and re.sub(r"[\s-]+", "", _norm(words))[:40] not in squeezed:
                 missing.append(f"{page}: {words[:60]}")
     assert counted >= 30 and not missing, (counted, missing[:5])
+
+
+def test_headings_with_ids_of_their_own_are_named_destinations(book, site_root):
+    """An h2 with an id of its own (the registry's) links to itself in the print, so that Chromium writes
+    its id as a named destination for its bookmark; the link once named the id with the page's key twice
+    ("p-book-appendix-registry--p-book-appendix-registry--..."), pointing nowhere."""
+    reader, _, order = book
+    named = {str(k).lstrip("/") for k in reader.named_destinations}
+    expected = []
+    for page, _, _ in order:
+        html = (site_root / page).read_text(encoding="utf-8")
+        article = html[html.find('<article class="bd-article"'):]
+        expected += [f"{pdf_edition._key(page)}--{i}" for i in re.findall(r'<h2\b[^>]*\bid="([^"]+)"', article)]
+    assert expected, "no page has an h2 with an id of its own: nothing is checked"
+    missing = [e for e in expected if e not in named]
+    assert not missing, f"{len(missing)} of {len(expected)} headings are not named destinations: {missing[:3]}"
