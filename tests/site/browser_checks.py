@@ -31,8 +31,8 @@ from tests.site.sitefiles import SiteServer, content_pages
 CHROMIUM = os.environ.get("NETLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# pages visited at a time: 3 on 2 cores keeps both busy while a page waits on a round trip (the visit alone:
-# 116 s with 3, 128 s with 2, 5 December 2026)
+# pages visited at a time: 3 on 2 cores keeps both busy while a page waits on a round trip (the visit of the
+# 48 pages alone, 6 December 2026: 109.5 s and 211.6 CPU-s with 3, 119.2 s and 215.7 CPU-s with 2)
 CONCURRENCY = int(os.environ.get("NETLAB_BROWSER_PAGES", "3"))
 TIMEOUT_MS = 60_000
 SERIOUS = {"serious", "critical"}
