@@ -126,3 +126,45 @@ def test_a_coloured_text_would_be_caught():
     problems = check(plots.figure_to_svg(fig), "probe")
     assert any("#e69f00" in p.lower() and "light" in p for p in problems)
     assert plots.LIGHT_BACKGROUND == WHITE and plots.DARK_BACKGROUND == DARK_PAGE
+
+
+def shaded_areas(svg: str) -> list[tuple[str, float]]:
+    """(fill as written, opacity) of every filled rectangle at least 50 pt wide other than the figure's and
+    the axes' own background (var(--bg)): the shades a legend or a label can sit on."""
+    found = []
+    for d, style in re.findall(r'<path d="M ([\d. LMz-]+)"[^>]*style="([^"]*)"', svg):
+        fill = re.search(r"(?:^|;\s*)fill:\s*([^;]+)", style)
+        xs = [float(x) for x in re.findall(r"(?:M|L) ([\d.-]+) [\d.-]+", "M " + d)]
+        if not fill or fill.group(1).strip() in ("none", "var(--bg)") or len(xs) != 4 or max(xs) - min(xs) < 50:
+            continue
+        opacity = re.search(r"(?:^|;\s*)(?:fill-)?opacity:\s*([\d.]+)", style)
+        found.append((fill.group(1).strip(), float(opacity.group(1)) if opacity else 1.0))
+    return found
+
+
+def over(colour: str, opacity: float, background: str) -> str:
+    """``colour`` painted at ``opacity`` over ``background`` (sRGB values mixed, as a browser composites)."""
+    a, b = colour.lstrip("#"), background.lstrip("#")
+    return "#" + "".join(f"{round(opacity * int(a[i:i + 2], 16) + (1 - opacity) * int(b[i:i + 2], 16)):02x}"
+                         for i in (0, 2, 4))
+
+
+def test_lab1_shade_keeps_its_legend_readable_in_both_themes():
+    """Lab 1's shade (GPU counts pure data parallelism cannot reach) has the legend written over it. A fixed
+    light grey (#d9d9d9) left the dark theme's light text at 1.1:1 on it; a grey at 30 % opacity over the
+    theme's background is #d9d9d9 on white and a dark grey on the dark page. Reference: WCAG 2's ratio."""
+    from netlab.training import figures as training_figures
+
+    svg = plots.figure_to_svg(training_figures.draw_scaling_efficiency(7e9, 400e9, 0.0, 989e12, 5e-6))
+    shades = shaded_areas(svg)
+    assert shades, "the figure has no shade: nothing is checked"
+    problems = []
+    for theme, variables in theme_variables(svg).items():
+        for fill, opacity in shades:
+            shade = over(resolve(fill, variables), opacity, resolve("var(--bg)", variables))
+            for text in text_fills(svg):
+                ratio = contrast(resolve(text, variables), shade)
+                if ratio < 4.5:
+                    problems.append(f"{theme}: text {text} on the shade {fill} at {opacity} (= {shade}) is {ratio:.2f}:1")
+    assert not problems, problems
+    assert over("#808080", 0.3, "#ffffff") == "#d9d9d9"     # the light theme keeps the grey it had

@@ -28,7 +28,7 @@ def draw_scaling_efficiency(n_params: float, bandwidth_bps: float, overlap: floa
     cap = max_data_parallel(tokens_per_step, seq_len)
     fig, ax = plots.figure()
     if cap < counts[-1]:
-        ax.axvspan(max(cap, counts[0]), counts[-1] * 1.5, color="0.85", zorder=0,
+        ax.axvspan(max(cap, counts[0]), counts[-1] * 1.5, color="0.5", alpha=0.3, zorder=0,
                    label=f"under one {seq_len:,}-token sequence per GPU (> {cap:,} GPUs)")
         ax.legend(loc="upper right")
     ax.semilogx(counts, eff, "o-", base=2, color=plots.color("infiniband"))
